@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Markdown report of bench_spmv JSON records (bench/run_issue2.sh writes them).
+
+Usage: python3 bench/report.py FILE.jsonl [FILE.jsonl ...]
+
+One section per device: its copy bandwidth, then a table with one row per record: matrix, rows,
+nonzeros, entry (and the resulting type), median time per product, GFLOP/s, fraction of the copy
+bandwidth reached by the CSR traffic model, speedup against aijcusparse on the same matrix and
+device, build time in products, device memory of the format against CSR, and the correctness check.
+Records with a "status" (timeout, failed) are shown as such in the section of their device; when
+they carry no device they go to the devices of records from the same file.
+"""
+
+import argparse
+import json
+import signal
+import statistics
+import sys
+
+MB = 1e6  # bytes per MB in the table
+REFERENCE_TYPE = "seqaijcusparse"
+UNKNOWN_DEVICE = "unknown device"
+
+
+def read_records(paths):
+    """Records of all files in order, each tagged with the index of its file."""
+    records = []
+    for index, path in enumerate(paths):
+        with open(path, encoding="utf-8") as f:
+            for lineno, line in enumerate(f, 1):
+                line = line.strip()
+                if not line.startswith("{"):
+                    continue
+                try:
+                    rec = json.loads(line)
+                except json.JSONDecodeError as err:
+                    print(f"{path}:{lineno}: skipping malformed record ({err})", file=sys.stderr)
+                    continue
+                rec["_file"] = index
+                records.append(rec)
+    return records
+
+
+def is_status(rec):
+    return rec.get("status") not in (None, "ok")
+
+
+def assign_devices(records):
+    """Map device name -> its records; status records without a known device follow their file."""
+    devices = {}
+    file_devices = {}
+    for rec in records:
+        if not is_status(rec) and rec.get("device"):
+            devices.setdefault(rec["device"], [])
+            file_devices.setdefault(rec["_file"], [])
+            if rec["device"] not in file_devices[rec["_file"]]:
+                file_devices[rec["_file"]].append(rec["device"])
+    for rec in records:
+        if not is_status(rec):
+            devices.setdefault(rec.get("device") or UNKNOWN_DEVICE, []).append(rec)
+        elif rec.get("device") in devices:
+            devices[rec["device"]].append(rec)
+        else:
+            for dev in file_devices.get(rec["_file"], [UNKNOWN_DEVICE]):
+                devices.setdefault(dev, []).append(rec)
+    return devices
+
+
+def md(text):
+    """Escape a table cell."""
+    return str(text).replace("|", "\\|")
+
+
+def fmt(value, spec, missing="–"):
+    if value is None:
+        return missing
+    try:
+        return format(value, spec)
+    except (TypeError, ValueError):
+        return md(value)
+
+
+def matrix_key(rec):
+    return (rec.get("matrix"), rec.get("rows"), rec.get("nnz"))
+
+
+def reference_times(records):
+    """Median time of aijcusparse per matrix (median over repeated runs)."""
+    times = {}
+    for rec in records:
+        if not is_status(rec) and rec.get("type") == REFERENCE_TYPE and rec.get("median_us"):
+            times.setdefault(matrix_key(rec), []).append(rec["median_us"])
+    return {key: statistics.median(vals) for key, vals in times.items()}
+
+
+def entry_label(rec):
+    entry = rec.get("entry") or rec.get("type") or "?"
+    label = entry
+    rtype = rec.get("type")
+    if rtype and rtype != entry and not is_status(rec):
+        label += f" ({rtype})"
+    if rec.get("cmrs_height") is not None:
+        label += f" h={rec['cmrs_height']}"
+    return md(label)
+
+
+def data_row(rec, refs):
+    median = rec.get("median_us")
+    ref = refs.get(matrix_key(rec))
+    speedup = ref / median if ref and median else None
+    frac = rec.get("frac_copy_bw")
+    dev_b, csr_b = rec.get("device_bytes"), rec.get("csr_bytes")
+    if rec.get("correct") is False:
+        correct = f"**NO** ({fmt(rec.get('rel_err'), '.1e', 'NaN')})"
+    else:
+        correct = "yes"
+    return [
+        md(rec.get("matrix", "?")),
+        fmt(rec.get("rows"), ","),
+        fmt(rec.get("nnz"), ","),
+        entry_label(rec),
+        fmt(median, ".1f"),
+        fmt(rec.get("gflops"), ".1f"),
+        fmt(100.0 * frac if frac is not None else None, ".0f"),
+        fmt(speedup, ".2f"),
+        fmt(rec.get("build_products"), ".1f"),
+        fmt(dev_b / MB if dev_b is not None else None, ".1f"),
+        fmt(csr_b / MB if csr_b is not None else None, ".1f"),
+        correct,
+    ]
+
+
+def status_row(rec):
+    status = rec.get("status")
+    if status == "timeout":
+        text = f"**timeout** ({rec.get('limit_s', '?')} s)"
+    elif status == "failed":
+        text = f"**failed** (rc {rec.get('rc', '?')})"
+    else:
+        text = f"**{md(status)}**"
+    return [md(rec.get("matrix", "?")), "", "", entry_label(rec), text] + [""] * 7
+
+
+HEADER = [
+    "matrix",
+    "rows",
+    "nnz",
+    "type / entry",
+    "median µs",
+    "GFLOP/s",
+    "% copy BW",
+    "speedup vs aijcusparse",
+    "build (products)",
+    "device MB",
+    "CSR MB",
+    "correct",
+]
+
+
+def print_device(device, records):
+    print(f"## {device}\n")
+    data = [r for r in records if not is_status(r)]
+    bws = [r["copy_bw_GBs"] for r in data if r.get("copy_bw_GBs")]
+    if bws:
+        line = f"Copy bandwidth (device to device, read + write): {statistics.median(bws):.0f} GB/s"
+        if len(set(bws)) > 1:
+            line += f" (median; {min(bws):.0f} to {max(bws):.0f} over {len(bws)} records)"
+        l2 = next((r.get("l2_bytes") for r in data if r.get("l2_bytes")), None)
+        if l2:
+            line += f", L2 {l2 / 2**20:.0f} MiB"
+        print(line + "\n")
+
+    refs = reference_times(data)
+    # matrices in order of first appearance, records of a matrix in their order
+    order = []
+    for rec in records:
+        if rec.get("matrix") not in order:
+            order.append(rec.get("matrix"))
+    print("| " + " | ".join(HEADER) + " |")
+    print("|" + "|".join(["---"] * 4 + ["---:"] * 7 + [":---:"]) + "|")
+    for name in order:
+        for rec in records:
+            if rec.get("matrix") != name:
+                continue
+            cells = status_row(rec) if is_status(rec) else data_row(rec, refs)
+            print("| " + " | ".join(cells) + " |")
+    print()
+
+
+def main():
+    if hasattr(signal, "SIGPIPE"):  # quiet exit when piped into head
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", help="JSONL files written by bench_spmv -json_out or run_issue2.sh")
+    args = parser.parse_args()
+
+    records = read_records(args.files)
+    if not records:
+        print("no records found", file=sys.stderr)
+        return 1
+    print("# SpMV benchmark\n")
+    print(
+        "% copy BW: model bytes (12 nnz + 4 (m + 1) + 8 n + 8 m) per median time, over the measured "
+        "copy bandwidth. Build: format construction time in units of one product. MB = 1e6 bytes.\n"
+    )
+    for device, recs in assign_devices(records).items():
+        print_device(device, recs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

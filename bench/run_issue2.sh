@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# run_issue2.sh - SpMV benchmark of issue 2: CMRS (several heights) against cuSPARSE CSR and PETSc SELL.
+#
+# Run on a GPU host from the project root after the build:
+#   bench/run_issue2.sh
+#   python3 bench/report.py bench/results/issue2.jsonl
+#
+# Environment:
+#   BENCH         bench_spmv binary (default build-gpu/examples/bench_spmv)
+#   OUT           output folder (default bench/results); records go to $OUT/issue2.jsonl and the
+#                 full console output to $OUT/issue2.log
+#   SELL_TIMEOUT  seconds allowed for one sellcuda run (default 60); PETSc converts AIJ to SELL
+#                 entry by entry, which can be slow for large matrices
+#   BENCH_ARGS    extra options for every bench_spmv run, e.g. "-batches 3 -reps 50"
+#   APPEND        set to 1 to append to an existing issue2.jsonl instead of starting it afresh
+#
+# A bench run that fails is recorded as {"matrix": ..., "status": "failed", "rc": N} and the script goes
+# on; it exits nonzero at the end if any run failed. A sellcuda run that exceeds SELL_TIMEOUT is recorded
+# as {"matrix": ..., "type": "sellcuda", "status": "timeout", "limit_s": ...} and is not a failure.
+set -euo pipefail
+
+BENCH=${BENCH:-build-gpu/examples/bench_spmv}
+OUT_DIR=${OUT:-bench/results}
+SELL_TIMEOUT=${SELL_TIMEOUT:-60}
+BENCH_ARGS=${BENCH_ARGS:-}
+APPEND=${APPEND:-0}
+RESULTS="$OUT_DIR/issue2.jsonl"
+LOG="$OUT_DIR/issue2.log"
+
+# timeout(1) exits with 124 when the limit expired and the command ended on SIGTERM
+TIMEOUT_RC=124
+# grace period before timeout(1) sends SIGKILL to a run that ignores SIGTERM
+KILL_AFTER_S=10
+
+TYPES="aijcusparse,cmrs"
+for h in 1 2 4 8 16; do
+  TYPES+=",cmrs/mat_cmrs_height=$h"
+done
+
+# "<generator> <options>": the first word is the matrix name that bench_spmv records
+MATRICES=(
+  "lap3d27 -grid 100"
+  "banded -rows 2000000 -width 50"
+  "longrows -rows 1000000 -long_rows 4 -long_len 100000"
+  "lap2d5 -grid 2048"
+)
+
+if [[ ! -x $BENCH ]]; then
+  echo "run_issue2.sh: $BENCH is not an executable; build first or set BENCH=..." >&2
+  exit 2
+fi
+mkdir -p "$OUT_DIR"
+if [[ $APPEND != 1 ]]; then
+  : >"$RESULTS"
+  : >"$LOG"
+fi
+
+# Device name as the status records should show it (bench_spmv records the CUDA device name itself)
+DEVICE=""
+if command -v nvidia-smi >/dev/null 2>&1; then
+  DEVICE=$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null | head -n 1 || true)
+fi
+
+json_str() { # JSON string literal of $1
+  local s=${1//\\/\\\\}
+  s=${s//\"/\\\"}
+  printf '"%s"' "$s"
+}
+
+device_json() {
+  if [[ -n $DEVICE ]]; then json_str "$DEVICE"; else printf 'null'; fi
+}
+
+failures=0
+
+# run_bench <matrix spec> <types> [time limit in seconds]
+run_bench() {
+  local spec=$1 types=$2 limit=${3:-}
+  local name=${spec%% *}
+  local -a spec_args extra_args cmd
+  read -r -a spec_args <<<"$spec"
+  read -r -a extra_args <<<"$BENCH_ARGS"
+  cmd=("$BENCH" -matrix "${spec_args[@]}" -types "$types" -json_out "$RESULTS" ${extra_args[@]+"${extra_args[@]}"})
+  if [[ -n $limit ]]; then
+    cmd=(timeout --kill-after="$KILL_AFTER_S" "$limit" "${cmd[@]}")
+  fi
+
+  echo "=== ${cmd[*]}" | tee -a "$LOG"
+  local rc start=$SECONDS
+  set +e
+  "${cmd[@]}" 2>&1 | tee -a "$LOG"
+  rc=${PIPESTATUS[0]}
+  set -e
+
+  if [[ $rc -eq 0 ]]; then
+    return 0
+  fi
+  # timeout(1) reports 124 after SIGTERM and 137 (128 + SIGKILL) after --kill-after; 137 can also be
+  # an out-of-memory kill, so it only counts as a timeout when the limit was actually reached.
+  if [[ -n $limit ]] && { [[ $rc -eq $TIMEOUT_RC ]] || { [[ $rc -eq 137 ]] && ((SECONDS - start >= limit)); }; }; then
+    echo "--- timed out after ${limit} s" | tee -a "$LOG"
+    printf '{"device": %s, "matrix": %s, "matrix_args": %s, "type": %s, "entry": %s, "status": "timeout", "limit_s": %s}\n' \
+      "$(device_json)" "$(json_str "$name")" "$(json_str "$spec")" "$(json_str "$types")" "$(json_str "$types")" "$limit" >>"$RESULTS"
+    return 0
+  fi
+  echo "--- failed with exit code $rc" | tee -a "$LOG"
+  printf '{"device": %s, "matrix": %s, "matrix_args": %s, "type": %s, "entry": %s, "status": "failed", "rc": %d}\n' \
+    "$(device_json)" "$(json_str "$name")" "$(json_str "$spec")" "$(json_str "$types")" "$(json_str "$types")" "$rc" >>"$RESULTS"
+  failures=$((failures + 1))
+}
+
+for spec in "${MATRICES[@]}"; do
+  run_bench "$spec" "$TYPES"
+  run_bench "$spec" "sellcuda" "$SELL_TIMEOUT"
+done
+
+echo "Records in $RESULTS, console output in $LOG"
+if ((failures > 0)); then
+  echo "run_issue2.sh: $failures bench run(s) failed" >&2
+  exit 1
+fi

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <petscmat.h>
+
+/* SUBMANSEC = Mat */
+
+/*MC
+   MATCMRS - "cmrs" - root name of the CMRS (Compressed Multi-Row Storage) GPU matrix type.
+   It resolves to `MATSEQCMRS` on one MPI process.
+
+   Level: beginner
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQCMRS`, `MATSEQAIJCUSPARSE`
+M*/
+#define MATCMRS    "cmrs"
+#define MATSEQCMRS "seqaijcusparsecmrs"
+#define MATMPICMRS "mpiaijcusparsecmrs"
+
+PETSC_EXTERN PetscErrorCode PetscGPUFormatsInitializePackage(void);
+PETSC_EXTERN PetscErrorCode PetscGPUFormatsFinalizePackage(void);
+
+PETSC_EXTERN PetscErrorCode MatCMRSSetHeight(Mat, PetscInt);
+PETSC_EXTERN PetscErrorCode MatCMRSGetHeight(Mat, PetscInt *);
+PETSC_EXTERN PetscErrorCode MatCMRSSetSortColumns(Mat, PetscBool);
+
+PETSC_EXTERN PetscErrorCode MatGPUFormatGetDeviceMemory(Mat, PetscLogDouble *, PetscLogDouble *);
+PETSC_EXTERN PetscErrorCode MatGPUFormatGetBuildTime(Mat, PetscLogDouble *);

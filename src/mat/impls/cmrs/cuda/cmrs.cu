@@ -1,0 +1,649 @@
+/*
+   CMRS on the GPU: the device build from cuSPARSE's CSR, the warp-per-strip product, and the format
+   interface that the common layer turns into the MATSEQCMRS type.
+*/
+#include "../cmrs.h"
+#include <petsc/private/petscimpl.h>
+#include <cub/device/device_segmented_sort.cuh>
+#include <thrust/copy.h>
+#include <thrust/count.h>
+#include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/scan.h>
+#include <thrust/sequence.h>
+#include <thrust/transform.h>
+
+#define CMRS_BLOCK  256 /* threads per block */
+#define CMRS_WARPS  (CMRS_BLOCK / 32)
+#define CMRS_UNROLL 4 /* entries each lane loads before it uses the first (memory-level parallelism) */
+/*
+   A strip with more than max(CMRS_LONG_MIN, CMRS_LONG_FACTOR x the mean strip) entries would keep one warp
+   busy long after the others finish (the paper's lp1 weakness): it is split into chunks of CMRS_CHUNK
+   entries, one warp each, whose per-row partial sums a second kernel adds up in a fixed order.
+*/
+#define CMRS_LONG_MIN    4096
+#define CMRS_LONG_FACTOR 8
+#define CMRS_CHUNK       1024
+
+typedef struct {
+  /* parameters */
+  PetscInt  height; /* 0: chosen from the row lengths at build time */
+  PetscBool sort;   /* sort the entries of each strip by column */
+  PetscBool pack;   /* pack the row in strip into the column index when the columns fit */
+  /* the matrix, on the device */
+  CMRSArrays           d;
+  int                 *perm; /* sorted only: CSR position of each entry, for value refreshes */
+  PetscInt             longthreshold, nlong, nchunks;
+  int                 *longstrips; /* nlong strips split into chunks */
+  int                 *chunkptr;   /* nlong + 1: chunks of long strip l are [chunkptr[l], chunkptr[l+1]) */
+  PetscScalar         *partial;    /* nchunks x height partial row sums */
+  MatGPUFormatRowStats stats;
+  PetscLogDouble       bytes;
+} Mat_CMRS;
+
+struct CMRSKernelArgs {
+  int                  m, nstrips, nlong, nchunks, longthreshold;
+  const int           *strip_ptr;
+  const unsigned      *colind;
+  const unsigned char *rowin;
+  const PetscScalar   *val;
+  const int           *longstrips, *chunkptr;
+  PetscScalar         *partial;
+};
+
+/*
+   The sums of the rows of one strip over its entries [b, e), computed by one warp; on return lane r < H
+   holds row r. Each lane accumulates its entries into a private slot per row, buf[r * 32 + lane] (in CSR
+   order a lane's rows never decrease, so it writes each slot once, when its row changes); then lane l
+   adds the H slots k H .. k H + H - 1 of row r = l mod H (k = l / H), starting at a rotation by r so that
+   the 16 lanes of each half warp touch 16 different banks, and the 32 / H lanes of a row combine by shuffles.
+*/
+template <int H, bool PACKED, bool SORTED>
+__device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, int b, int e, const PetscScalar *__restrict__ x, PetscScalar *buf, int lane)
+{
+  PetscScalar acc = 0.0;
+  int         cur = 0;
+
+  if constexpr (H > 1) {
+#pragma unroll
+    for (int r = 0; r < H; r++) buf[r * 32 + lane] = 0.0;
+  }
+  auto add = [&](int r, PetscScalar v) {
+    if constexpr (H == 1) acc += v;
+    else if constexpr (SORTED) buf[r * 32 + lane] += v;
+    else {
+      if (r != cur) {
+        buf[cur * 32 + lane] = acc;
+        acc                  = 0.0;
+        cur                  = r;
+      }
+      acc += v;
+    }
+  };
+  auto row = [&](unsigned c, int j) -> int {
+    if constexpr (H == 1) return 0;
+    else if constexpr (PACKED) return (int)(c & (H - 1));
+    else return (int)__ldcs(a.rowin + j);
+  };
+  auto col = [](unsigned c) -> unsigned { return PACKED ? c >> CMRS_BITS : c; };
+
+  int j = b + lane;
+  for (; j + (CMRS_UNROLL - 1) * 32 < e; j += CMRS_UNROLL * 32) {
+    unsigned    c[CMRS_UNROLL];
+    PetscScalar v[CMRS_UNROLL];
+
+#pragma unroll
+    for (int u = 0; u < CMRS_UNROLL; u++) {
+      c[u] = __ldcs(a.colind + j + 32 * u);
+      v[u] = __ldcs(a.val + j + 32 * u);
+    }
+#pragma unroll
+    for (int u = 0; u < CMRS_UNROLL; u++) v[u] *= __ldg(x + col(c[u]));
+#pragma unroll
+    for (int u = 0; u < CMRS_UNROLL; u++) add(row(c[u], j + 32 * u), v[u]);
+  }
+  for (; j < e; j += 32) {
+    const unsigned c = __ldcs(a.colind + j);
+
+    add(row(c, j), __ldcs(a.val + j) * __ldg(x + col(c)));
+  }
+
+  if constexpr (H == 1) {
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, off);
+    return acc;
+  } else {
+    PetscScalar s = 0.0;
+    const int   r = lane & (H - 1), k = lane / H;
+
+    if constexpr (!SORTED) buf[cur * 32 + lane] = acc;
+    __syncwarp();
+#pragma unroll
+    for (int t = 0; t < H; t++) s += buf[r * 32 + k * H + ((t + r) & (H - 1))];
+#pragma unroll
+    for (int off = H; off < 32; off <<= 1) s += __shfl_xor_sync(0xffffffffu, s, off);
+    __syncwarp();
+    return s;
+  }
+}
+
+/*
+   One warp per strip, then one warp per chunk of the long strips. Strips with more than longthreshold
+   entries are left to the chunk warps, whose partial sums cmrs_long_kernel adds. y may alias z.
+*/
+template <int H, bool PACKED, bool SORTED, bool ADD>
+__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRSKernelArgs a, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
+{
+  __shared__ PetscScalar buf[CMRS_WARPS][H > 1 ? H * 32 : 1];
+  const int              lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  const long long        gw   = (long long)blockIdx.x * CMRS_WARPS + w;
+
+  if (gw < a.nstrips) {
+    const int s = (int)gw, b = a.strip_ptr[s], e = a.strip_ptr[s + 1];
+
+    if (e - b > a.longthreshold) return;
+    const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED>(a, b, e, x, buf[w], lane);
+    const long long   row = (long long)s * H + lane;
+
+    if (lane < H && row < a.m) z[row] = ADD ? y[row] + sum : sum;
+  } else if (gw < (long long)a.nstrips + a.nchunks) {
+    const int c  = (int)(gw - a.nstrips);
+    int       lo = 0, hi = a.nlong - 1;
+
+    while (lo < hi) { /* the long strip of chunk c: the last l with chunkptr[l] <= c */
+      const int mid = (lo + hi + 1) >> 1;
+
+      if (a.chunkptr[mid] <= c) lo = mid;
+      else hi = mid - 1;
+    }
+    const int         s   = a.longstrips[lo];
+    const int         b   = a.strip_ptr[s] + (c - a.chunkptr[lo]) * CMRS_CHUNK;
+    const int         e   = min(a.strip_ptr[s + 1], b + CMRS_CHUNK);
+    const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED>(a, b, e, x, buf[w], lane);
+
+    if (lane < H) a.partial[(size_t)c * H + lane] = sum;
+  }
+}
+
+/* One warp per row of a long strip: adds the partial sums of its chunks, in chunk order */
+template <int H, bool ADD>
+__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_long_kernel(const CMRSKernelArgs a, const PetscScalar *y, PetscScalar *z)
+{
+  const int       lane = threadIdx.x & 31;
+  const long long gw   = (long long)blockIdx.x * CMRS_WARPS + (threadIdx.x >> 5);
+  PetscScalar     s    = 0.0;
+
+  if (gw >= (long long)a.nlong * H) return;
+  const int l = (int)(gw / H), r = (int)(gw % H);
+  for (int c = a.chunkptr[l] + lane; c < a.chunkptr[l + 1]; c += 32) s += a.partial[(size_t)c * H + r];
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
+  const long long row = (long long)a.longstrips[l] * H + r;
+  if (lane == 0 && row < a.m) z[row] = ADD ? y[row] + s : s;
+}
+
+static inline unsigned CMRSBlocks(long long warps)
+{
+  return (unsigned)((warps + CMRS_WARPS - 1) / CMRS_WARPS);
+}
+
+template <int H, bool PACKED, bool SORTED>
+static PetscErrorCode CMRSLaunch(const Mat_CMRS *cm, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  const CMRSKernelArgs a = {(int)cm->d.m, (int)cm->d.nstrips, (int)cm->nlong, (int)cm->nchunks, (int)cm->longthreshold, cm->d.strip_ptr, cm->d.colind, cm->d.rowin, cm->d.val, cm->longstrips, cm->chunkptr, cm->partial};
+  const unsigned       blocks = CMRSBlocks((long long)cm->d.nstrips + cm->nchunks);
+
+  PetscFunctionBegin;
+  if (y) cmrs_mult_kernel<H, PACKED, SORTED, true><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, y, z);
+  else cmrs_mult_kernel<H, PACKED, SORTED, false><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, NULL, z);
+  PetscCallCUDA(cudaGetLastError());
+  if (cm->nlong) {
+    const unsigned lblocks = CMRSBlocks((long long)cm->nlong * H);
+
+    if (y) cmrs_long_kernel<H, true><<<lblocks, CMRS_BLOCK, 0, stream>>>(a, y, z);
+    else cmrs_long_kernel<H, false><<<lblocks, CMRS_BLOCK, 0, stream>>>(a, NULL, z);
+    PetscCallCUDA(cudaGetLastError());
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <int H>
+static PetscErrorCode CMRSLaunchHeight(const Mat_CMRS *cm, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  if (cm->d.packed) PetscCall(cm->d.sorted ? CMRSLaunch<H, true, true>(cm, x, y, z, stream) : CMRSLaunch<H, true, false>(cm, x, y, z, stream));
+  else PetscCall(cm->d.sorted ? CMRSLaunch<H, false, true>(cm, x, y, z, stream) : CMRSLaunch<H, false, false>(cm, x, y, z, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CMRSMult(void *fmt, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  const Mat_CMRS *cm = (const Mat_CMRS *)fmt;
+
+  PetscFunctionBegin;
+  switch (cm->d.height) {
+  case 1:
+    PetscCall(CMRSLaunchHeight<1>(cm, x, y, z, stream));
+    break;
+  case 2:
+    PetscCall(CMRSLaunchHeight<2>(cm, x, y, z, stream));
+    break;
+  case 4:
+    PetscCall(CMRSLaunchHeight<4>(cm, x, y, z, stream));
+    break;
+  case 8:
+    PetscCall(CMRSLaunchHeight<8>(cm, x, y, z, stream));
+    break;
+  case 16:
+    PetscCall(CMRSLaunchHeight<16>(cm, x, y, z, stream));
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMRS strip height %" PetscInt_FMT " has no kernel", cm->d.height);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ device build */
+
+__global__ static void cmrs_strip_ptr_kernel(int nstrips, int m, int height, const int *__restrict__ rowptr, int *__restrict__ strip_ptr)
+{
+  const int s = blockIdx.x * blockDim.x + threadIdx.x;
+
+  if (s <= nstrips) strip_ptr[s] = rowptr[min((long long)s * height, (long long)m)];
+}
+
+/* Entry k gets its row-in-strip: the row is found by binary search, so long rows cost no more than short ones */
+__global__ static void cmrs_fill_kernel(int m, int nnz, int height, bool packed, const int *__restrict__ rowptr, const int *__restrict__ colind, unsigned *__restrict__ out, unsigned char *__restrict__ rowin)
+{
+  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += gridDim.x * blockDim.x) {
+    int lo = 0, hi = m - 1;
+
+    while (lo < hi) { /* the last row starting at or before k: the row of entry k */
+      const int mid = (lo + hi + 1) >> 1;
+
+      if (__ldg(rowptr + mid) <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    const unsigned r = (unsigned)(lo & (height - 1)), c = (unsigned)colind[k];
+
+    if (packed) out[k] = (c << CMRS_BITS) | r;
+    else {
+      out[k]   = c;
+      rowin[k] = (unsigned char)r;
+    }
+  }
+}
+
+__global__ static void cmrs_wide_keys_kernel(int nnz, const unsigned *__restrict__ colind, const unsigned char *__restrict__ rowin, unsigned long long *__restrict__ keys)
+{
+  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += gridDim.x * blockDim.x) keys[k] = ((unsigned long long)colind[k] << CMRS_BITS) | rowin[k];
+}
+
+__global__ static void cmrs_unwide_keys_kernel(int nnz, const unsigned long long *__restrict__ keys, unsigned *__restrict__ colind, unsigned char *__restrict__ rowin)
+{
+  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += gridDim.x * blockDim.x) {
+    colind[k] = (unsigned)(keys[k] >> CMRS_BITS);
+    rowin[k]  = (unsigned char)(keys[k] & (CMRS_MAX_HEIGHT - 1));
+  }
+}
+
+struct CMRSIsLong {
+  const int *strip_ptr;
+  int        threshold;
+  __device__ bool operator()(int s) const { return strip_ptr[s + 1] - strip_ptr[s] > threshold; }
+};
+
+struct CMRSChunks {
+  const int *strip_ptr;
+  __device__ int operator()(int s) const { return (strip_ptr[s + 1] - strip_ptr[s] + CMRS_CHUNK - 1) / CMRS_CHUNK; }
+};
+
+static unsigned CMRSGrid(PetscInt n)
+{
+  return (unsigned)PetscMax(1, PetscMin((n + CMRS_BLOCK - 1) / CMRS_BLOCK, 65536));
+}
+
+static PetscErrorCode CMRSReset(void *fmt)
+{
+  Mat_CMRS *cm = (Mat_CMRS *)fmt;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->d.strip_ptr));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->d.colind));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->d.rowin));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->d.val));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->perm));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->longstrips));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->chunkptr));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->partial));
+  PetscCall(PetscArrayzero(&cm->d, 1));
+  cm->nlong = cm->nchunks = cm->longthreshold = 0;
+  cm->bytes                                   = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Sorts the entries of each strip by (column, row in strip); perm receives the CSR position of each entry */
+static PetscErrorCode CMRSSortStrips(Mat_CMRS *cm, cudaStream_t stream)
+{
+  CMRSArrays *d = &cm->d;
+  const int   nnz = (int)d->nnz, nstrips = (int)d->nstrips;
+  int        *iota;
+  void       *tmp, *work = NULL;
+  size_t      workbytes = 0;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)nnz * sizeof(int), (void **)&iota));
+  thrust::sequence(thrust::cuda::par.on(stream), iota, iota + nnz);
+  if (d->packed) {
+    unsigned *keys = (unsigned *)nullptr;
+
+    PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)nnz * sizeof(unsigned), &tmp));
+    keys = (unsigned *)tmp;
+    PetscCallCUDA(cudaMemcpyAsync(keys, d->colind, (size_t)nnz * sizeof(unsigned), cudaMemcpyDeviceToDevice, stream));
+    PetscCallCUDA(cub::DeviceSegmentedSort::SortPairs(work, workbytes, keys, d->colind, iota, cm->perm, nnz, nstrips, d->strip_ptr, d->strip_ptr + 1, stream));
+    PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", workbytes, &work));
+    PetscCallCUDA(cub::DeviceSegmentedSort::SortPairs(work, workbytes, keys, d->colind, iota, cm->perm, nnz, nstrips, d->strip_ptr, d->strip_ptr + 1, stream));
+  } else {
+    unsigned long long *keys;
+
+    PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", 2 * (size_t)nnz * sizeof(unsigned long long), &tmp));
+    keys = (unsigned long long *)tmp;
+    cmrs_wide_keys_kernel<<<CMRSGrid(nnz), CMRS_BLOCK, 0, stream>>>(nnz, d->colind, d->rowin, keys);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCallCUDA(cub::DeviceSegmentedSort::SortPairs(work, workbytes, keys, keys + nnz, iota, cm->perm, nnz, nstrips, d->strip_ptr, d->strip_ptr + 1, stream));
+    PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", workbytes, &work));
+    PetscCallCUDA(cub::DeviceSegmentedSort::SortPairs(work, workbytes, keys, keys + nnz, iota, cm->perm, nnz, nstrips, d->strip_ptr, d->strip_ptr + 1, stream));
+    cmrs_unwide_keys_kernel<<<CMRSGrid(nnz), CMRS_BLOCK, 0, stream>>>(nnz, keys + nnz, d->colind, d->rowin);
+    PetscCallCUDA(cudaGetLastError());
+  }
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(MatGPUFormatDeviceFree_Private(&work));
+  PetscCall(MatGPUFormatDeviceFree_Private(&tmp));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&iota));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Finds the strips too long for one warp and lays out their chunks */
+static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
+{
+  CMRSArrays                    *d     = &cm->d;
+  const int                      nstrips = (int)d->nstrips;
+  const auto                     policy  = thrust::cuda::par.on(stream);
+  thrust::counting_iterator<int> first(0);
+  CMRSIsLong                     islong;
+  int                            nchunks;
+
+  PetscFunctionBegin;
+  cm->longthreshold = PetscMax(CMRS_LONG_MIN, CMRS_LONG_FACTOR * ((d->nnz + d->nstrips - 1) / d->nstrips));
+  islong            = CMRSIsLong{d->strip_ptr, (int)cm->longthreshold};
+  cm->nlong         = thrust::count_if(policy, first, first + nstrips, islong);
+  if (!cm->nlong) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)cm->nlong * sizeof(int), (void **)&cm->longstrips));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)(cm->nlong + 1) * sizeof(int), (void **)&cm->chunkptr));
+  thrust::copy_if(policy, first, first + nstrips, cm->longstrips, islong);
+  thrust::transform(policy, cm->longstrips, cm->longstrips + cm->nlong, cm->chunkptr, CMRSChunks{d->strip_ptr});
+  PetscCallCUDA(cudaMemsetAsync(cm->chunkptr + cm->nlong, 0, sizeof(int), stream));
+  thrust::exclusive_scan(policy, cm->chunkptr, cm->chunkptr + cm->nlong + 1, cm->chunkptr);
+  PetscCallCUDA(cudaMemcpyAsync(&nchunks, cm->chunkptr + cm->nlong, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  cm->nchunks = nchunks;
+  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)nchunks * d->height * sizeof(PetscScalar), (void **)&cm->partial));
+  cm->bytes += (cm->nlong * 2 + 1) * sizeof(int) + (PetscLogDouble)nchunks * d->height * sizeof(PetscScalar);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
+{
+  Mat_CMRS   *cm = (Mat_CMRS *)fmt;
+  CMRSArrays *d  = &cm->d;
+  size_t      persistent, temporary;
+
+  PetscFunctionBegin;
+  PetscCall(CMRSReset(fmt));
+  cm->stats  = csr->stats;
+  d->m       = csr->m;
+  d->n       = csr->n;
+  d->nnz     = csr->nnz;
+  d->height  = cm->height ? cm->height : CMRSDefaultHeight(&csr->stats);
+  d->nstrips = (d->m + d->height - 1) / d->height;
+  d->packed  = CMRSPackable(d->n, cm->pack);
+  d->sorted  = cm->sort;
+  persistent = (size_t)(d->nstrips + 1) * sizeof(int) + (size_t)d->nnz * (sizeof(unsigned) + sizeof(PetscScalar) + (d->packed ? 0 : 1) + (d->sorted ? sizeof(int) : 0));
+  temporary  = d->sorted ? (size_t)d->nnz * (sizeof(int) + 2 * sizeof(unsigned long long)) : 0;
+  PetscCall(MatGPUFormatCheckDeviceMemory_Private("CMRS", persistent + temporary));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)(d->nstrips + 1) * sizeof(int), (void **)&d->strip_ptr));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)d->nnz * sizeof(unsigned), (void **)&d->colind));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)d->nnz * sizeof(PetscScalar), (void **)&d->val));
+  if (!d->packed) PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)d->nnz, (void **)&d->rowin));
+  if (d->sorted) PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)d->nnz * sizeof(int), (void **)&cm->perm));
+  cm->bytes = (PetscLogDouble)persistent;
+
+  cmrs_strip_ptr_kernel<<<CMRSGrid(d->nstrips + 1), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, d->strip_ptr);
+  PetscCallCUDA(cudaGetLastError());
+  cmrs_fill_kernel<<<CMRSGrid(d->nnz), CMRS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, (int)d->height, d->packed, csr->rowptr, csr->colind, d->colind, d->rowin);
+  PetscCallCUDA(cudaGetLastError());
+  if (d->sorted) PetscCall(CMRSSortStrips(cm, csr->stream));
+  PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->perm, csr->val, d->val, csr->stream));
+  PetscCall(CMRSSplitLongStrips(cm, csr->stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CMRSRefresh(void *fmt, const MatGPUFormatCSR *csr)
+{
+  Mat_CMRS *cm = (Mat_CMRS *)fmt;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGatherValues_Private(cm->d.nnz, cm->perm, csr->val, cm->d.val, csr->stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ the format interface */
+
+static PetscErrorCode CMRSCreate(void **fmt)
+{
+  Mat_CMRS *cm;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&cm));
+  cm->pack = PETSC_TRUE;
+  *fmt     = cm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CMRSDestroy(void **fmt)
+{
+  PetscFunctionBegin;
+  if (!*fmt) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(CMRSReset(*fmt));
+  PetscCall(PetscFree(*fmt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CMRSCopyParams(const void *src, void *dst)
+{
+  const Mat_CMRS *a = (const Mat_CMRS *)src;
+  Mat_CMRS       *b = (Mat_CMRS *)dst;
+
+  PetscFunctionBegin;
+  b->height = a->height;
+  b->sort   = a->sort;
+  b->pack   = a->pack;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CMRSSetFromOptions(void *fmt, PetscOptionItems *PetscOptionsObject)
+{
+  Mat_CMRS *cm     = (Mat_CMRS *)fmt;
+  PetscInt  height = cm->height;
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsInt("-mat_cmrs_height", "Rows per strip: 1, 2, 4, 8 or 16; 0 chooses from the mean row length", "MatCMRSSetHeight", height, &height, &set));
+  if (set && height) PetscCall(CMRSCheckHeight(height));
+  if (set) cm->height = height;
+  PetscCall(PetscOptionsBool("-mat_cmrs_sort_columns", "Sort the entries of each strip by column", "MatCMRSSetSortColumns", cm->sort, &cm->sort, NULL));
+  PetscCall(PetscOptionsBool("-mat_cmrs_pack_columns", "Pack the row in strip into the column index when the columns fit in 28 bits", "MATSEQCMRS", cm->pack, &cm->pack, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CMRSView(void *fmt, PetscViewer viewer)
+{
+  const Mat_CMRS *cm = (const Mat_CMRS *)fmt;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "strip height %" PetscInt_FMT " (%s), %" PetscInt_FMT " strips\n", cm->d.height, cm->height ? "set" : "chosen from the mean row length", cm->d.nstrips));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "column indices %s; entries %s\n", cm->d.packed ? "packed with the row in strip (28-bit columns)" : "with a separate row-in-strip array",
+                                   cm->d.sorted ? "sorted by column within strips" : "in CSR order"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; %" PetscInt_FMT " of %" PetscInt_FMT " rows nonempty\n", cm->stats.mean, cm->stats.stddev, cm->stats.maxlen,
+                                   cm->stats.nzrows, cm->d.m));
+  if (cm->nlong)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "long strips: %" PetscInt_FMT " strips of more than %" PetscInt_FMT " entries split into %" PetscInt_FMT " chunks of %d\n", cm->nlong, cm->longthreshold, cm->nchunks, CMRS_CHUNK));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CMRSMemory(void *fmt, PetscLogDouble *bytes)
+{
+  PetscFunctionBegin;
+  *bytes = ((Mat_CMRS *)fmt)->bytes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+MatGPUFormatOps MatCMRSOps = {"cmrs", "CMRS", MATSEQCMRS, CMRSCreate, CMRSDestroy, CMRSCopyParams, CMRSSetFromOptions, CMRSBuild, CMRSRefresh, CMRSMult, CMRSReset, CMRSView, CMRSMemory, 0, 0};
+
+/*MC
+   MATSEQCMRS - "seqaijcusparsecmrs" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU
+   in CMRS (Compressed Multi-Row Storage), the format of Koza, Matyka, Szkoda and Miroslaw, "Compressed
+   multirow storage format for sparse matrices on graphics processing units", SIAM J. Sci. Comput. 36 (2014).
+
+   CMRS is CSR whose unit is a strip of `height` consecutive rows, read by one warp: the values and columns
+   are those of CSR, `StripPtr` points to the first entry of each strip and the row of each entry within its
+   strip is packed into the low 4 bits of its column index. For the 4 x 4 matrix
+.vb
+      [ 1 7 0 0 ]
+      [ 0 2 8 0 ]      height 2:  StripPtr = [0 4 9]
+      [ 5 0 3 9 ]                 Val      = [1 7 2 8 | 5 3 9 6 4]
+      [ 0 6 0 4 ]                 Col      = [0 1 1 2 | 0 2 3 1 3],  RowInStrip = [0 0 1 1 | 0 0 0 1 1]
+.ve
+   and the kernel stores Col << 4 | RowInStrip (a separate RowInStrip array when the columns do not fit in
+   28 bits). Each lane of the warp sums its entries per row; the warp then reduces the `height` rows.
+   Strips much longer than the average are split across several warps. All other operations are those of
+   `MATSEQAIJCUSPARSE`; `MatMultTranspose()` uses cuSPARSE.
+
+   Options Database Keys:
++  -mat_type cmrs - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
+.  -mat_cmrs_height <h> - rows per strip, 1, 2, 4, 8 or 16; 0 (default) chooses from the mean row length
+.  -mat_cmrs_sort_columns <bool> - sort the entries of each strip by column (default false)
+-  -mat_cmrs_pack_columns <bool> - pack the row in strip into the column index when possible (default true)
+
+   Level: beginner
+
+   Notes:
+   Load the plugin with `-dll_append libpetscgpuformats.so` or call `PetscGPUFormatsInitializePackage()`.
+   Requires a PETSc with CUDA, real double scalars and 32-bit `PetscInt`. The format is built on the GPU
+   at the first product after a change of the nonzero pattern (event CMRSBuild) and its values refreshed
+   after a change of values (event CMRSValues).
+
+.seealso: [](ch_matrices), `Mat`, `MATCMRS`, `MATSEQAIJCUSPARSE`, `MatCMRSSetHeight()`, `MatGPUFormatGetDeviceMemory()`
+M*/
+PetscErrorCode MatCreate_SeqCMRS(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreate_SeqGPUFormat_Private(A, &MatCMRSOps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatCMRSSetHeight - Sets the number of rows per strip of a `MATSEQCMRS` matrix
+
+  Logically Collective
+
+  Input Parameters:
++ A      - the matrix
+- height - 1, 2, 4, 8 or 16; 0 chooses it from the mean row length at the next build
+
+  Options Database Key:
+. -mat_cmrs_height <height> - the strip height
+
+  Level: intermediate
+
+  Note:
+  Does nothing when `A` is not a `MATSEQCMRS` matrix. The format is rebuilt at the next product.
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQCMRS`, `MatCMRSGetHeight()`
+@*/
+PetscErrorCode MatCMRSSetHeight(Mat A, PetscInt height)
+{
+  Mat_CMRS *cm;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(A, height, 2);
+  if (height) PetscCall(CMRSCheckHeight(height));
+  PetscCall(MatGPUFormatGetFormat_Private(A, &MatCMRSOps, (void **)&cm));
+  if (!cm || cm->height == height) PetscFunctionReturn(PETSC_SUCCESS);
+  cm->height = height;
+  PetscCall(MatGPUFormatInvalidate_Private(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatCMRSGetHeight - Gets the number of rows per strip of a `MATSEQCMRS` matrix
+
+  Not Collective
+
+  Input Parameter:
+. A - the matrix
+
+  Output Parameter:
+. height - the height of the strips built at the last product, or the requested height (0: automatic)
+  before the first one
+
+  Level: intermediate
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQCMRS`, `MatCMRSSetHeight()`
+@*/
+PetscErrorCode MatCMRSGetHeight(Mat A, PetscInt *height)
+{
+  Mat_CMRS *cm;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(height, 2);
+  PetscCall(MatGPUFormatGetFormat_Private(A, &MatCMRSOps, (void **)&cm));
+  PetscCheck(cm, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not %s", ((PetscObject)A)->type_name, MATSEQCMRS);
+  *height = cm->d.height ? cm->d.height : cm->height;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatCMRSSetSortColumns - Sets whether the entries of each strip of a `MATSEQCMRS` matrix are sorted by column
+
+  Logically Collective
+
+  Input Parameters:
++ A   - the matrix
+- flg - `PETSC_TRUE` to sort (the paper's fourth optimization: neighbouring lanes then read neighbouring parts of x)
+
+  Options Database Key:
+. -mat_cmrs_sort_columns <flg> - sort the entries
+
+  Level: intermediate
+
+  Note:
+  Does nothing when `A` is not a `MATSEQCMRS` matrix. The format is rebuilt at the next product.
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQCMRS`, `MatCMRSSetHeight()`
+@*/
+PetscErrorCode MatCMRSSetSortColumns(Mat A, PetscBool flg)
+{
+  Mat_CMRS *cm;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(A, flg, 2);
+  PetscCall(MatGPUFormatGetFormat_Private(A, &MatCMRSOps, (void **)&cm));
+  if (!cm || cm->sort == flg) PetscFunctionReturn(PETSC_SUCCESS);
+  cm->sort = flg;
+  PetscCall(MatGPUFormatInvalidate_Private(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

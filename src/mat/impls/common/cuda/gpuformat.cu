@@ -1,0 +1,121 @@
+/* Device helpers shared by every format: row statistics, value gathers, checked allocations */
+#include "../gpuformat.h"
+
+#define GPUFORMAT_BLOCK 256
+
+struct RowStatsAccum {
+  unsigned long long nzrows;
+  int                maxlen;
+  double             sumsq;
+};
+
+__global__ static void __launch_bounds__(GPUFORMAT_BLOCK) row_stats_kernel(int m, const int *__restrict__ rowptr, double mean, RowStatsAccum *out)
+{
+  unsigned long long nzrows = 0;
+  int                maxlen = 0;
+  double             sumsq  = 0.0;
+
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < m; i += gridDim.x * blockDim.x) {
+    const int    len = rowptr[i + 1] - rowptr[i];
+    const double d   = len - mean;
+
+    nzrows += len > 0;
+    maxlen = max(maxlen, len);
+    sumsq += d * d;
+  }
+  for (int off = 16; off > 0; off >>= 1) {
+    nzrows += __shfl_down_sync(0xffffffffu, nzrows, off);
+    maxlen = max(maxlen, __shfl_down_sync(0xffffffffu, maxlen, off));
+    sumsq += __shfl_down_sync(0xffffffffu, sumsq, off);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicAdd(&out->nzrows, nzrows);
+    atomicMax(&out->maxlen, maxlen);
+    atomicAdd(&out->sumsq, sumsq);
+  }
+}
+
+/* Row-length statistics of a device CSR with m > 0 rows; synchronizes the stream */
+PetscErrorCode MatGPUFormatRowStats_Private(PetscInt m, const int *rowptr, cudaStream_t stream, MatGPUFormatRowStats *stats)
+{
+  RowStatsAccum  h = {0, 0, 0.0}, *d;
+  int            ends[2];
+  const PetscInt nblocks = PetscMin((m + GPUFORMAT_BLOCK - 1) / GPUFORMAT_BLOCK, 4096);
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMemcpyAsync(&ends[0], rowptr, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(&ends[1], rowptr + m, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  stats->nnz  = ends[1] - ends[0];
+  stats->mean = (PetscLogDouble)stats->nnz / m;
+  PetscCallCUDA(cudaMalloc((void **)&d, sizeof(*d)));
+  PetscCallCUDA(cudaMemcpyAsync(d, &h, sizeof(h), cudaMemcpyHostToDevice, stream));
+  row_stats_kernel<<<(unsigned)nblocks, GPUFORMAT_BLOCK, 0, stream>>>((int)m, rowptr, stats->mean, d);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaMemcpyAsync(&h, d, sizeof(h), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCallCUDA(cudaFree(d));
+  stats->nzrows = (PetscInt)h.nzrows;
+  stats->maxlen = h.maxlen;
+  stats->stddev = PetscSqrtReal(h.sumsq / m);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+__global__ static void __launch_bounds__(GPUFORMAT_BLOCK) gather_kernel(PetscInt n, const int *__restrict__ perm, const PetscScalar *__restrict__ src, PetscScalar *__restrict__ dst)
+{
+  for (PetscInt k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += (PetscInt)gridDim.x * blockDim.x) dst[k] = src[perm[k]];
+}
+
+/* dst[k] = src[perm[k]] for k < n, or a plain copy when perm is NULL */
+PetscErrorCode MatGPUFormatGatherValues_Private(PetscInt n, const int *perm, const PetscScalar *src, PetscScalar *dst, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!perm) PetscCallCUDA(cudaMemcpyAsync(dst, src, n * sizeof(PetscScalar), cudaMemcpyDeviceToDevice, stream));
+  else {
+    const PetscInt nblocks = PetscMin((n + GPUFORMAT_BLOCK - 1) / GPUFORMAT_BLOCK, 65536);
+
+    gather_kernel<<<(unsigned)nblocks, GPUFORMAT_BLOCK, 0, stream>>>(n, perm, src, dst);
+    PetscCallCUDA(cudaGetLastError());
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Errors, without touching the matrix, when `bytes` more device memory than is free would be needed */
+PetscErrorCode MatGPUFormatCheckDeviceMemory_Private(const char *title, size_t bytes)
+{
+  size_t freebytes, totalbytes;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMemGetInfo(&freebytes, &totalbytes));
+  PetscCheck(bytes <= freebytes, PETSC_COMM_SELF, PETSC_ERR_MEM,
+             "The %s format of this matrix needs %zu bytes of device memory, but %zu of %zu are free. The matrix is unchanged; "
+             "it can still be used after MatConvert(A, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &A)",
+             title, bytes, freebytes, totalbytes);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatGPUFormatDeviceMalloc_Private(const char *title, size_t bytes, void **ptr)
+{
+  cudaError_t err;
+
+  PetscFunctionBegin;
+  *ptr = NULL;
+  if (!bytes) PetscFunctionReturn(PETSC_SUCCESS);
+  err = cudaMalloc(ptr, bytes);
+  if (err == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    *ptr = NULL;
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "The %s format could not allocate %zu bytes of device memory", title, bytes);
+  }
+  PetscCallCUDA(err);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatGPUFormatDeviceFree_Private(void **ptr)
+{
+  PetscFunctionBegin;
+  if (*ptr) PetscCallCUDA(cudaFree(*ptr));
+  *ptr = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

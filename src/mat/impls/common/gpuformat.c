@@ -1,0 +1,596 @@
+/*
+   The PETSc plumbing of every petsc-gpuformats matrix type, written once.
+
+   A type is MATSEQAIJCUSPARSE with a composed container (Mat_GPUFormat) that holds a format object
+   and the state it was built from. A->data stays PETSc's Mat_SeqAIJ and A->spptr stays cuSPARSE's;
+   the operations of cuSPARSE that this file overrides are called through MatOps_Base, the ops table
+   of a freshly created seqaijcusparse matrix (libpetsc does not export those functions).
+*/
+#include "gpuformat.h"
+#include <petsc/private/matimpl.h>
+
+PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCUSPARSE(Mat);
+
+#define MATGPUFORMAT_CTX "MatGPUFormat_ctx"
+
+typedef struct {
+  MatGPUFormatOps *ops;
+  void            *fmt;
+  PetscBool        built;        /* fmt holds the matrix of nzstate/state */
+  PetscBool        options_read; /* the -mat_<fmt>_ options have been read */
+  PetscObjectState state, nzstate;
+  PetscInt         nnz, nzrows;
+  PetscLogDouble   buildtime; /* seconds, last build */
+  PetscInt         nbuilds, nrefreshes;
+} Mat_GPUFormat;
+
+static struct _MatOps MatOps_Base;
+static PetscBool      MatOps_BaseSet;
+
+#define MATGPUFORMAT_MAX 8
+static MatGPUFormatOps *MatGPUFormatList[MATGPUFORMAT_MAX];
+static PetscInt         MatGPUFormatCount;
+
+static PetscErrorCode MatMult_GPUFormat(Mat, Vec, Vec);
+static PetscErrorCode MatMultAdd_GPUFormat(Mat, Vec, Vec, Vec);
+static PetscErrorCode MatDuplicate_GPUFormat(Mat, MatDuplicateOption, Mat *);
+static PetscErrorCode MatCopy_GPUFormat(Mat, Mat, MatStructure);
+static PetscErrorCode MatBindToCPU_GPUFormat(Mat, PetscBool);
+static PetscErrorCode MatDestroy_GPUFormat(Mat);
+static PetscErrorCode MatSetFromOptions_GPUFormat(Mat, PetscOptionItems *);
+static PetscErrorCode MatView_GPUFormat(Mat, PetscViewer);
+static PetscErrorCode MatConvertFrom_GPUFormat(Mat, MatType, MatReuse, Mat *);
+static PetscErrorCode MatConvert_GPUFormat_SeqAIJCUSPARSE(Mat, MatType, MatReuse, Mat *);
+
+PetscErrorCode MatGPUFormatRegister_Private(MatGPUFormatOps *ops)
+{
+  char name[64];
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < MatGPUFormatCount; i++)
+    if (MatGPUFormatList[i] == ops) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(MatGPUFormatCount < MATGPUFORMAT_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Too many formats");
+  MatGPUFormatList[MatGPUFormatCount++] = ops;
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%sBuild", ops->title));
+  PetscCall(PetscLogEventRegister(name, MAT_CLASSID, &ops->event_build));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%sValues", ops->title));
+  PetscCall(PetscLogEventRegister(name, MAT_CLASSID, &ops->event_values));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Forget the registered formats; PetscGPUFormatsFinalizePackage() calls this */
+PETSC_INTERN PetscErrorCode MatGPUFormatRegisterReset_Private(void)
+{
+  PetscFunctionBegin;
+  MatGPUFormatCount = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The format whose root, sequential or parallel type name is `type`, or NULL */
+static PetscErrorCode MatGPUFormatFind_Private(MatType type, MatGPUFormatOps **ops)
+{
+  PetscFunctionBegin;
+  *ops = NULL;
+  for (PetscInt i = 0; i < MatGPUFormatCount && !*ops; i++) {
+    PetscBool match;
+
+    PetscCall(PetscStrcmp(type, MatGPUFormatList[i]->name, &match));
+    if (!match) PetscCall(PetscStrcmp(type, MatGPUFormatList[i]->seqtype, &match));
+    if (match) *ops = MatGPUFormatList[i];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGPUFormatGetBaseOps_Private(void)
+{
+  Mat B;
+
+  PetscFunctionBegin;
+  if (MatOps_BaseSet) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatCreate(PETSC_COMM_SELF, &B));
+  PetscCall(MatSetSizes(B, 0, 0, 0, 0));
+  PetscCall(MatSetType(B, MATSEQAIJCUSPARSE));
+  MatOps_Base    = *B->ops;
+  MatOps_BaseSet = PETSC_TRUE;
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGPUFormatCtxDestroy(void *ptr)
+{
+  Mat_GPUFormat *ctx = (Mat_GPUFormat *)ptr;
+
+  PetscFunctionBegin;
+  PetscCall(ctx->ops->destroy(&ctx->fmt));
+  PetscCall(PetscFree(ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGPUFormatGetCtx_Private(Mat A, Mat_GPUFormat **ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectContainerQuery((PetscObject)A, MATGPUFORMAT_CTX, (void **)ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGPUFormatComposeConverters_Private(Mat A, MatGPUFormatOps *ops, PetscBool on)
+{
+  const char *targets[] = {MATSEQAIJCUSPARSE, MATSEQAIJ};
+  char        name[256];
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(targets); i++) {
+    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", ops->seqtype, targets[i]));
+    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_GPUFormat_SeqAIJCUSPARSE : NULL));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Turns a MATSEQAIJCUSPARSE matrix (assembled or not) into the format's type, in place */
+static PetscErrorCode MatConvertInPlace_GPUFormat(Mat A, MatGPUFormatOps *ops)
+{
+  Mat_GPUFormat *ctx;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetBaseOps_Private());
+  PetscCall(PetscNew(&ctx));
+  ctx->ops = ops;
+  PetscCall(ops->create(&ctx->fmt));
+  PetscCall(PetscObjectContainerCompose((PetscObject)A, MATGPUFORMAT_CTX, ctx, MatGPUFormatCtxDestroy));
+  if (!A->boundtocpu) {
+    A->ops->mult    = MatMult_GPUFormat;
+    A->ops->multadd = MatMultAdd_GPUFormat;
+  }
+  A->ops->duplicate      = MatDuplicate_GPUFormat;
+  A->ops->copy           = MatCopy_GPUFormat;
+  A->ops->bindtocpu      = MatBindToCPU_GPUFormat;
+  A->ops->destroy        = MatDestroy_GPUFormat;
+  A->ops->setfromoptions = MatSetFromOptions_GPUFormat;
+  A->ops->view           = MatView_GPUFormat;
+  A->ops->convertfrom    = MatConvertFrom_GPUFormat;
+  PetscCall(MatGPUFormatComposeConverters_Private(A, ops, PETSC_TRUE));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)A, ops->seqtype));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Turns a matrix of one of our types back into a plain MATSEQAIJCUSPARSE, in place; frees the format */
+static PetscErrorCode MatGPUFormatStrip_Private(Mat A)
+{
+  Mat_GPUFormat *ctx;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  if (ctx) PetscCall(MatGPUFormatComposeConverters_Private(A, ctx->ops, PETSC_FALSE));
+  PetscCall(PetscObjectCompose((PetscObject)A, MATGPUFORMAT_CTX, NULL));
+  if (!A->boundtocpu) {
+    A->ops->mult    = MatOps_Base.mult;
+    A->ops->multadd = MatOps_Base.multadd;
+  }
+  A->ops->duplicate      = MatOps_Base.duplicate;
+  A->ops->copy           = MatOps_Base.copy;
+  A->ops->bindtocpu      = MatOps_Base.bindtocpu;
+  A->ops->destroy        = MatOps_Base.destroy;
+  A->ops->setfromoptions = MatOps_Base.setfromoptions;
+  A->ops->view           = MatOps_Base.view;
+  A->ops->convertfrom    = MatOps_Base.convertfrom;
+  PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATSEQAIJCUSPARSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatCreate_SeqGPUFormat_Private(Mat A, MatGPUFormatOps *ops)
+{
+  PetscFunctionBegin;
+#if defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Matrix type %s needs a PETSc configured with real double-precision scalars and 32-bit PetscInt", ops->seqtype);
+#elif defined(PETSC_USE_DEBUG)
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Matrix type %s needs an optimized PETSc (--with-debugging=0): a debug PETSc rejects derived types in cuSPARSE's own routines", ops->seqtype);
+#else
+  PetscCall(MatCreate_SeqAIJCUSPARSE(A));
+  PetscCall(MatConvertInPlace_GPUFormat(A, ops));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatGPUFormatGetFormat_Private(Mat A, MatGPUFormatOps *ops, void **fmt)
+{
+  Mat_GPUFormat *ctx;
+
+  PetscFunctionBegin;
+  *fmt = NULL;
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  if (ctx && ctx->ops == ops) *fmt = ctx->fmt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Forces a rebuild at the next product, after a parameter change */
+PetscErrorCode MatGPUFormatInvalidate_Private(Mat A)
+{
+  Mat_GPUFormat *ctx;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  if (ctx) ctx->built = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGPUFormatReadOptions_Private(Mat A, Mat_GPUFormat *ctx)
+{
+  PetscFunctionBegin;
+  PetscObjectOptionsBegin((PetscObject)A);
+  PetscCall(ctx->ops->setfromoptions(ctx->fmt, PetscOptionsObject));
+  PetscOptionsEnd();
+  ctx->options_read = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGPUFormatNonzeros_Private(Mat A, PetscInt *nnz)
+{
+  MatInfo info;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
+  *nnz = (PetscInt)info.nz_used;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Brings the format up to date with the matrix: a full build after a change of the nonzero pattern (or
+   of a parameter), a values-only refresh after a change of values, nothing otherwise. Empty matrices
+   have no format.
+*/
+static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
+{
+  PetscObjectState nzstate, state;
+  PetscBool        build, refresh;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetNonzeroState(A, &nzstate));
+  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
+  build   = (PetscBool)(!ctx->built || nzstate != ctx->nzstate);
+  refresh = (PetscBool)(!build && (state != ctx->state || A->offloadmask == PETSC_OFFLOAD_CPU));
+  if (!build && !refresh) PetscFunctionReturn(PETSC_SUCCESS);
+  if (build) {
+    PetscCall(ctx->ops->reset(ctx->fmt));
+    PetscCall(MatGPUFormatNonzeros_Private(A, &ctx->nnz));
+    ctx->nzrows = 0;
+  }
+  if (ctx->nnz && A->rmap->n) {
+#if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+    MatGPUFormatCSR csr;
+    PetscLogDouble  t0, t1;
+
+    if (!ctx->options_read) PetscCall(MatGPUFormatReadOptions_Private(A, ctx));
+    PetscCall(PetscLogEventBegin(build ? ctx->ops->event_build : ctx->ops->event_values, A, 0, 0, 0));
+    PetscCall(PetscTime(&t0));
+    csr.m = A->rmap->n;
+    csr.n = A->cmap->n;
+    PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &csr.rowptr, &csr.colind));
+    PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &csr.val));
+    PetscCall(PetscGetCurrentCUDAStream(&csr.stream));
+    if (build) {
+      PetscCall(MatGPUFormatRowStats_Private(csr.m, csr.rowptr, csr.stream, &csr.stats));
+      PetscCheck(csr.stats.nnz == ctx->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Device CSR has %" PetscInt_FMT " entries, host %" PetscInt_FMT, csr.stats.nnz, ctx->nnz);
+      csr.nnz     = ctx->nnz;
+      ctx->nzrows = csr.stats.nzrows;
+      PetscCall(ctx->ops->build(ctx->fmt, &csr));
+    } else {
+      PetscCall(PetscArrayzero(&csr.stats, 1));
+      csr.nnz = ctx->nnz;
+      PetscCall(ctx->ops->refresh(ctx->fmt, &csr));
+    }
+    PetscCallCUDA(cudaStreamSynchronize(csr.stream));
+    PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &csr.val));
+    PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &csr.rowptr, &csr.colind));
+    PetscCall(PetscTime(&t1));
+    PetscCall(PetscLogEventEnd(build ? ctx->ops->event_build : ctx->ops->event_values, A, 0, 0, 0));
+    if (build) ctx->buildtime = t1 - t0;
+#endif
+  }
+  if (build) ctx->nbuilds++;
+  else ctx->nrefreshes++;
+  ctx->built = PETSC_TRUE;
+  /* read the states after the accessors above, which may have moved values to the device */
+  PetscCall(MatGetNonzeroState(A, &ctx->nzstate));
+  PetscCall(PetscObjectStateGet((PetscObject)A, &ctx->state));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
+{
+  Mat_GPUFormat     *ctx;
+  const PetscScalar *xa, *ya = NULL;
+  PetscScalar       *za;
+  PetscMemType       mx, my = PETSC_MEMTYPE_DEVICE, mz;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  PetscCall(MatGPUFormatUpdate_Private(A, ctx));
+  if (!ctx->nnz || !A->rmap->n) {
+    if (!y) PetscCall(VecSet(z, 0.0));
+    else if (y != z) PetscCall(VecCopy(y, z));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+  PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
+  if (y == z) {
+    PetscCall(VecGetArrayAndMemType(z, &za, &mz));
+    ya = za;
+    my = mz;
+  } else {
+    if (y) PetscCall(VecGetArrayReadAndMemType(y, &ya, &my));
+    PetscCall(VecGetArrayWriteAndMemType(z, &za, &mz));
+  }
+  if (PetscMemTypeDevice(mx) && PetscMemTypeDevice(my) && PetscMemTypeDevice(mz)) {
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCall(ctx->ops->mult(ctx->fmt, xa, ya, za, stream));
+    PetscCall(PetscLogGpuTimeEnd());
+  }
+  PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
+  if (y == z) PetscCall(VecRestoreArrayAndMemType(z, &za));
+  else {
+    if (y) PetscCall(VecRestoreArrayReadAndMemType(y, &ya));
+    PetscCall(VecRestoreArrayWriteAndMemType(z, &za));
+  }
+  PetscCheck(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my) && PetscMemTypeDevice(mz), PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG,
+             "Matrix type %s multiplies vectors in GPU memory only: create them with MatCreateVecs() or use -vec_type cuda", ((PetscObject)A)->type_name);
+  PetscCall(PetscLogGpuFlops(y ? 2.0 * ctx->nnz : 2.0 * ctx->nnz - ctx->nzrows));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMult_GPUFormat(Mat A, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMultKernel_GPUFormat(A, x, NULL, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultAdd_GPUFormat(Mat A, Vec x, Vec y, Vec z)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMultKernel_GPUFormat(A, x, y, z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDuplicate_GPUFormat(Mat A, MatDuplicateOption op, Mat *B)
+{
+  Mat_GPUFormat *ctx, *bctx;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  PetscCall(MatOps_Base.duplicate(A, op, B)); /* a MATSEQAIJCUSPARSE */
+  PetscCall(MatConvertInPlace_GPUFormat(*B, ctx->ops));
+  PetscCall(MatGPUFormatGetCtx_Private(*B, &bctx));
+  PetscCall(ctx->ops->copyparams(ctx->fmt, bctx->fmt));
+  bctx->options_read = ctx->options_read;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Copies the values of A into B, which has the same nonzero pattern; both are SeqAIJ-derived */
+static PetscErrorCode MatGPUFormatCopyValues_Private(Mat A, Mat B)
+{
+  const PetscScalar *a;
+  PetscScalar       *b;
+  PetscInt           nza, nzb;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatNonzeros_Private(A, &nza));
+  PetscCall(MatGPUFormatNonzeros_Private(B, &nzb));
+  PetscCheck(A->rmap->n == B->rmap->n && A->cmap->n == B->cmap->n && nza == nzb, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
+             "MAT_REUSE_MATRIX needs a matrix of the same nonzero pattern: %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " entries, given %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT,
+             A->rmap->n, A->cmap->n, nza, B->rmap->n, B->cmap->n, nzb);
+  PetscCall(MatSeqAIJGetArrayRead(A, &a));
+  PetscCall(MatSeqAIJGetArrayWrite(B, &b));
+  PetscCall(PetscArraycpy(b, a, nza));
+  PetscCall(MatSeqAIJRestoreArrayWrite(B, &b));
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
+  B->offloadmask = PETSC_OFFLOAD_CPU;
+  PetscCall(PetscObjectStateIncrease((PetscObject)B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatCopy_GPUFormat(Mat A, Mat B, MatStructure str)
+{
+  const PetscScalar *a;
+  PetscBool          cusparse;
+
+  PetscFunctionBegin;
+  /* the base copy reads A's host values: bring them up to date first */
+  PetscCall(MatSeqAIJGetArrayRead(A, &a));
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
+  PetscCall(MatOps_Base.copy(A, B, str));
+  /* PETSc 3.22's SeqAIJ copy writes B's host values without marking the device copy stale */
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)B, MATSEQAIJCUSPARSE, &cusparse));
+  if (cusparse && B->offloadmask != PETSC_OFFLOAD_UNALLOCATED) B->offloadmask = PETSC_OFFLOAD_CPU;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatBindToCPU_GPUFormat(Mat A, PetscBool flg)
+{
+  Mat_GPUFormat *ctx;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  PetscCall(MatOps_Base.bindtocpu(A, flg));
+  if (flg) {
+    PetscCall(ctx->ops->reset(ctx->fmt));
+    ctx->built = PETSC_FALSE;
+  } else {
+    A->ops->mult    = MatMult_GPUFormat;
+    A->ops->multadd = MatMultAdd_GPUFormat;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_GPUFormat(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatStrip_Private(A));
+  PetscCall(MatOps_Base.destroy(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSetFromOptions_GPUFormat(Mat A, PetscOptionItems *PetscOptionsObject)
+{
+  Mat_GPUFormat *ctx;
+  char           head[64];
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  PetscCall(MatOps_Base.setfromoptions(A, PetscOptionsObject));
+  PetscCall(PetscSNPrintf(head, sizeof(head), "%s options", ctx->ops->title));
+  PetscOptionsHeadBegin(PetscOptionsObject, head);
+  PetscCall(ctx->ops->setfromoptions(ctx->fmt, PetscOptionsObject));
+  PetscOptionsHeadEnd();
+  ctx->options_read = PETSC_TRUE;
+  ctx->built        = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatView_GPUFormat(Mat A, PetscViewer viewer)
+{
+  Mat_GPUFormat    *ctx;
+  PetscBool         isascii;
+  PetscViewerFormat format;
+
+  PetscFunctionBegin;
+  PetscCall(MatOps_Base.view(A, viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  if (A->assembled && !A->boundtocpu) PetscCall(MatGPUFormatUpdate_Private(A, ctx));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s GPU format:\n", ctx->ops->title));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  if (!ctx->built) PetscCall(PetscViewerASCIIPrintf(viewer, "not built (the matrix is bound to the CPU or not assembled)\n"));
+  else if (!ctx->nnz || !A->rmap->n) PetscCall(PetscViewerASCIIPrintf(viewer, "empty matrix: products need no format\n"));
+  else {
+    PetscLogDouble bytes, csrbytes = 12.0 * ctx->nnz + 4.0 * (A->rmap->n + 1);
+
+    PetscCall(ctx->ops->view(ctx->fmt, viewer));
+    PetscCall(ctx->ops->memory(ctx->fmt, &bytes));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "device memory: %.0f bytes, %.3f x the CSR arrays (%.0f bytes)\n", bytes, bytes / csrbytes, csrbytes));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "last build: %.3g s; builds %" PetscInt_FMT ", value refreshes %" PetscInt_FMT "\n", ctx->buildtime, ctx->nbuilds, ctx->nrefreshes));
+  }
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   MatConvert() into one of our types, from any sequential matrix that converts to MATSEQAIJCUSPARSE
+   (MATSEQAIJ, MATSEQAIJCUSPARSE, our other types); PETSc finds it as the target type's convertfrom.
+*/
+static PetscErrorCode MatConvertFrom_GPUFormat(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
+{
+  MatGPUFormatOps *ops;
+  Mat_GPUFormat   *actx;
+  PetscBool        cusparse;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatFind_Private(newtype, &ops));
+  PetscCheck(ops, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Unknown petsc-gpuformats type %s", newtype);
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatGPUFormatCopyValues_Private(A, *newmat));
+  } else if (reuse == MAT_INITIAL_MATRIX) {
+    PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, newmat));
+    PetscCall(MatConvertInPlace_GPUFormat(*newmat, ops));
+  } else {
+    PetscCall(MatGPUFormatGetCtx_Private(A, &actx));
+    if (actx) PetscCall(MatGPUFormatStrip_Private(A));
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusparse));
+    if (!cusparse) PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &A));
+    PetscCall(MatConvertInPlace_GPUFormat(A, ops));
+    *newmat = A;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatConvert() from one of our types to MATSEQAIJCUSPARSE or MATSEQAIJ */
+static PetscErrorCode MatConvert_GPUFormat_SeqAIJCUSPARSE(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
+{
+  Mat       B;
+  PetscBool tohost;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatGPUFormatCopyValues_Private(A, *newmat));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+  else B = A;
+  PetscCall(MatGPUFormatStrip_Private(B));
+  PetscCall(PetscStrbeginswith(newtype, MATSEQAIJCUSPARSE, &tohost));
+  if (!tohost) PetscCall(MatConvert(B, MATSEQAIJ, MAT_INPLACE_MATRIX, &B));
+  *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatGPUFormatGetDeviceMemory - Device memory held by the GPU format of a petsc-gpuformats matrix, and
+  the size of the CSR arrays it shadows
+
+  Not Collective
+
+  Input Parameter:
+. A - a matrix of a petsc-gpuformats type (for example `MATSEQCMRS`)
+
+  Output Parameters:
++ bytes    - bytes of device memory the format holds now (0 before the first product)
+- csrbytes - bytes of the CSR arrays of the same matrix: 12 nnz + 4 (m + 1)
+
+  Level: intermediate
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQCMRS`, `MatGPUFormatGetBuildTime()`
+@*/
+PetscErrorCode MatGPUFormatGetDeviceMemory(Mat A, PetscLogDouble *bytes, PetscLogDouble *csrbytes)
+{
+  Mat_GPUFormat *ctx;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  PetscCheck(ctx, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not a petsc-gpuformats type", ((PetscObject)A)->type_name);
+  if (bytes) {
+    *bytes = 0;
+    if (ctx->built && ctx->nnz && A->rmap->n) PetscCall(ctx->ops->memory(ctx->fmt, bytes));
+  }
+  if (csrbytes) {
+    PetscInt nnz = 0;
+
+    PetscCall(MatGPUFormatNonzeros_Private(A, &nnz));
+    *csrbytes = 12.0 * nnz + 4.0 * (A->rmap->n + 1);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatGPUFormatGetBuildTime - Wall-clock time of the last construction of the GPU format of a
+  petsc-gpuformats matrix
+
+  Not Collective
+
+  Input Parameter:
+. A - a matrix of a petsc-gpuformats type
+
+  Output Parameter:
+. seconds - time of the last build, device synchronized (0 before the first product)
+
+  Level: intermediate
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQCMRS`, `MatGPUFormatGetDeviceMemory()`
+@*/
+PetscErrorCode MatGPUFormatGetBuildTime(Mat A, PetscLogDouble *seconds)
+{
+  Mat_GPUFormat *ctx;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  PetscCheck(ctx, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not a petsc-gpuformats type", ((PetscObject)A)->type_name);
+  *seconds = ctx->buildtime;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

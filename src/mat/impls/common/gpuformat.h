@@ -1,0 +1,76 @@
+#pragma once
+
+/*
+   The common layer of petsc-gpuformats: everything a GPU matrix format does not need to know about PETSc.
+
+   A format is a small interface (MatGPUFormatOps) over a format object of its own. The common layer
+   (gpuformat.c) turns it into a PETSc Mat type derived from MATSEQAIJCUSPARSE: it owns the overridden
+   operations, the state tracking (rebuild on a nonzero-pattern change, values-only refresh on a value
+   change), the converters, options, logging, viewing and error checks. The host CSR and cuSPARSE's
+   device CSR stay PETSc's; the format keeps a shadow copy on the device that MatMult and MatMultAdd use.
+*/
+
+#include <petscgpuformats.h>
+
+#if defined(PETSC_USE_COMPLEX) || defined(PETSC_USE_64BIT_INDICES) || !defined(PETSC_USE_REAL_DOUBLE)
+  #define MATGPUFORMAT_UNSUPPORTED_BUILD 1
+#endif
+
+#if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+  #include <petscdevice_cuda.h>
+#else
+typedef void *cudaStream_t;
+#endif
+
+/* Row-length statistics of a CSR matrix, computed on the device by the common layer before a build */
+typedef struct {
+  PetscInt       nnz;     /* entries */
+  PetscInt       nzrows;  /* rows with at least one entry */
+  PetscInt       maxlen;  /* longest row */
+  PetscLogDouble mean;    /* nnz / m */
+  PetscLogDouble stddev;  /* standard deviation of the row lengths */
+} MatGPUFormatRowStats;
+
+/* A read-only view of the device CSR owned by cuSPARSE; valid only during the call it is passed to */
+typedef struct {
+  PetscInt             m, n, nnz;  /* nnz > 0 and m > 0: empty matrices never reach a format */
+  const int           *rowptr; /* device, m+1 entries, never compressed */
+  const int           *colind; /* device, nnz */
+  const PetscScalar   *val;    /* device, nnz */
+  MatGPUFormatRowStats stats;
+  cudaStream_t         stream;
+} MatGPUFormatCSR;
+
+/*
+   The interface a format fills. Every function receives the format object created by create().
+   build() replaces whatever the object held before; refresh() copies new values in the same
+   pattern; mult() computes z = A x (y == NULL) or z = y + A x (y may equal z) on the given stream.
+*/
+typedef struct {
+  const char *name;    /* lower-case root, used in option names: -mat_<name>_<param> */
+  const char *title;   /* used in log events (<Title>Build, <Title>Values) and in viewers */
+  const char *seqtype; /* concrete sequential type name */
+  PetscErrorCode (*create)(void **);
+  PetscErrorCode (*destroy)(void **);
+  PetscErrorCode (*copyparams)(const void *, void *);
+  PetscErrorCode (*setfromoptions)(void *, PetscOptionItems *);
+  PetscErrorCode (*build)(void *, const MatGPUFormatCSR *);
+  PetscErrorCode (*refresh)(void *, const MatGPUFormatCSR *);
+  PetscErrorCode (*mult)(void *, const PetscScalar *, const PetscScalar *, PetscScalar *, cudaStream_t);
+  PetscErrorCode (*reset)(void *);                      /* frees the device data, keeps the parameters */
+  PetscErrorCode (*view)(void *, PetscViewer);          /* ascii_info statistics */
+  PetscErrorCode (*memory)(void *, PetscLogDouble *);   /* device bytes held */
+  PetscLogEvent   event_build, event_values;            /* registered by PetscGPUFormatsInitializePackage() */
+} MatGPUFormatOps;
+
+PETSC_INTERN PetscErrorCode MatGPUFormatRegister_Private(MatGPUFormatOps *);
+PETSC_INTERN PetscErrorCode MatCreate_SeqGPUFormat_Private(Mat, MatGPUFormatOps *);
+PETSC_INTERN PetscErrorCode MatGPUFormatGetFormat_Private(Mat, MatGPUFormatOps *, void **);
+PETSC_INTERN PetscErrorCode MatGPUFormatInvalidate_Private(Mat);
+
+/* Device helpers shared by formats (cuda/gpuformat.cu) */
+PETSC_INTERN PetscErrorCode MatGPUFormatRowStats_Private(PetscInt, const int *, cudaStream_t, MatGPUFormatRowStats *);
+PETSC_INTERN PetscErrorCode MatGPUFormatGatherValues_Private(PetscInt, const int *, const PetscScalar *, PetscScalar *, cudaStream_t);
+PETSC_INTERN PetscErrorCode MatGPUFormatDeviceMalloc_Private(const char *, size_t, void **);
+PETSC_INTERN PetscErrorCode MatGPUFormatDeviceFree_Private(void **);
+PETSC_INTERN PetscErrorCode MatGPUFormatCheckDeviceMemory_Private(const char *, size_t);

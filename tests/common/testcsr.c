@@ -1,0 +1,69 @@
+#include "testcsr.h"
+
+PetscErrorCode CSRDestroy(CSR *A)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree(A->rowptr));
+  PetscCall(PetscFree(A->colind));
+  PetscCall(PetscFree(A->val));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Random m x n matrix; row i gets len[i] distinct sorted columns; integer values in [-4, 4] or reals in [-1, 1] */
+PetscErrorCode CSRCreate(PetscRandom rnd, PetscInt m, PetscInt n, const PetscInt *len, PetscBool integer, CSR *A)
+{
+  PetscBool *used;
+
+  PetscFunctionBeginUser;
+  A->m = m;
+  A->n = n;
+  PetscCall(PetscMalloc1(m + 1, &A->rowptr));
+  A->rowptr[0] = 0;
+  for (PetscInt i = 0; i < m; i++) A->rowptr[i + 1] = A->rowptr[i] + PetscMin(len[i], n);
+  A->nnz = A->rowptr[m];
+  PetscCall(PetscMalloc1(A->nnz, &A->colind));
+  PetscCall(PetscMalloc1(A->nnz, &A->val));
+  PetscCall(PetscCalloc1(n, &used));
+  for (PetscInt i = 0; i < m; i++) {
+    PetscInt k = A->rowptr[i], want = A->rowptr[i + 1] - k;
+
+    if (want == n) {
+      for (PetscInt c = 0; c < n; c++) A->colind[k + c] = c;
+    } else {
+      PetscInt got = 0;
+
+      while (got < want) {
+        PetscReal r;
+        PetscInt  c;
+
+        PetscCall(PetscRandomGetValueReal(rnd, &r));
+        c = PetscMin((PetscInt)(r * n), n - 1);
+        if (!used[c]) {
+          used[c]            = PETSC_TRUE;
+          A->colind[k + got++] = c;
+        }
+      }
+      PetscCall(PetscSortInt(want, A->colind + k));
+      for (PetscInt q = 0; q < want; q++) used[A->colind[k + q]] = PETSC_FALSE;
+    }
+    for (PetscInt q = k; q < A->rowptr[i + 1]; q++) {
+      PetscReal r;
+
+      PetscCall(PetscRandomGetValueReal(rnd, &r));
+      A->val[q] = integer ? (PetscScalar)((PetscInt)(9 * r) - 4) : 2 * r - 1;
+    }
+  }
+  PetscCall(PetscFree(used));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A MATSEQAIJ copy of the CSR matrix */
+PetscErrorCode CSRToMat(const CSR *A, Mat *B)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatCreate(PETSC_COMM_SELF, B));
+  PetscCall(MatSetSizes(*B, A->m, A->n, A->m, A->n));
+  PetscCall(MatSetType(*B, MATSEQAIJ));
+  PetscCall(MatSeqAIJSetPreallocationCSR(*B, A->rowptr, A->colind, A->val));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,14 @@
+#pragma once
+
+/* Random CSR matrices with integer or real values, shared by the tests */
+#include <petscmat.h>
+
+typedef struct {
+  PetscInt     m, n, nnz;
+  PetscInt    *rowptr, *colind;
+  PetscScalar *val;
+} CSR;
+
+PetscErrorCode CSRCreate(PetscRandom, PetscInt, PetscInt, const PetscInt *, PetscBool, CSR *);
+PetscErrorCode CSRDestroy(CSR *);
+PetscErrorCode CSRToMat(const CSR *, Mat *);

@@ -1,0 +1,453 @@
+static const char help[] = "MATSEQCMRS on the GPU: against its host reference and against aijcusparse, through state changes and conversions.\n";
+
+/*
+   1. Device product against the host reference of the same format, bitwise on integer data, for every
+      height, both orders and both index layouts, on random and edge-case matrices (empty, empty rows, a
+      100,000-entry row, m < 32, rectangular), with y poisoned by NaN; MatMultAdd with y != z and y == z.
+   2. MatMultEqual, MatMultAddEqual, MatMultTransposeEqual, MatMultTransposeAddEqual against aijcusparse.
+   3. Values changed (host MatSetValues, device MatScale) and nonzeros added after the first product:
+      the product follows, through a values-only refresh and a rebuild respectively (counted by log events).
+   4. Conversions: in place, initial and reuse, from seqaij and seqaijcusparse and back; MatSetType on an
+      assembled aijcusparse matrix; MatDuplicate, MatCopy and MatBindToCPU keep the type.
+   5. Options and errors: -mat_cmrs_height, a bad height, host vectors.
+*/
+#include <petscgpuformats.h>
+#include <cmrs/cmrs.h>
+#include "../common/testcsr.h"
+
+static PetscRandom rnd;
+
+static PetscErrorCode FillInteger(Vec v, PetscInt lo, PetscInt hi)
+{
+  PetscScalar *a;
+  PetscInt     n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(v, &n));
+  PetscCall(VecGetArrayWrite(v, &a));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal r;
+
+    PetscCall(PetscRandomGetValueReal(rnd, &r));
+    a[i] = (PetscScalar)(lo + (PetscInt)(r * (hi - lo + 1)));
+  }
+  PetscCall(VecRestoreArrayWrite(v, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode EventCount(const char *name, PetscInt *count)
+{
+  PetscLogEvent      ev;
+  PetscEventPerfInfo info;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogEventGetId(name, &ev));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &info));
+  *count = info.count;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Bitwise equality (integer data), NaN never equal */
+static PetscErrorCode CheckEqual(Vec v, const PetscScalar *ref, const char *what)
+{
+  const PetscScalar *a;
+  PetscInt           n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(v, &n));
+  PetscCall(VecGetArrayRead(v, &a));
+  for (PetscInt i = 0; i < n; i++) PetscCheck(a[i] == ref[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: entry %" PetscInt_FMT " is %g, the host reference %g", what, i, (double)PetscRealPart(a[i]), (double)PetscRealPart(ref[i]));
+  PetscCall(VecRestoreArrayRead(v, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The device products of A (a MATSEQCMRS with integer values) against the host reference built from A's
+   own host CSR with the height the device used.
+*/
+static PetscErrorCode CheckAgainstReference(Mat A, PetscBool pack, PetscBool sort, const char *what)
+{
+  Vec                x, y, w, z;
+  const PetscInt    *ia, *ja;
+  const PetscScalar *a, *xa, *wa;
+  PetscScalar       *ref;
+  PetscInt           m, n, height;
+  PetscBool          done;
+  CMRSArrays         F;
+  char               msg[256];
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(A, &m, &n));
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecDuplicate(y, &w));
+  PetscCall(VecDuplicate(y, &z));
+  PetscCall(FillInteger(x, -3, 3));
+  PetscCall(FillInteger(w, -5, 5));
+  PetscCall(VecSet(y, NAN));
+  PetscCall(MatMult(A, x, y));
+  PetscCall(MatCMRSGetHeight(A, &height));
+  if (!height) height = 1; /* an empty matrix has no format: any height of the reference gives zeros */
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ia, &ja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetRowIJ");
+  PetscCall(MatSeqAIJGetArrayRead(A, &a));
+  PetscCall(CMRSBuildHost(m, n, ia, ja, a, height, pack, sort, &F));
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ia, &ja, &done));
+  PetscCall(PetscMalloc1(m, &ref));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayRead(w, &wa));
+  PetscCall(CMRSMultHost(&F, xa, NULL, ref));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s, height %" PetscInt_FMT ": MatMult", what, height));
+  PetscCall(CheckEqual(y, ref, msg));
+  PetscCall(CMRSMultHost(&F, xa, wa, ref));
+  PetscCall(VecRestoreArrayRead(w, &wa));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(VecSet(z, NAN));
+  PetscCall(MatMultAdd(A, x, w, z));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s, height %" PetscInt_FMT ": MatMultAdd", what, height));
+  PetscCall(CheckEqual(z, ref, msg));
+  PetscCall(MatMultAdd(A, x, w, w)); /* y == z, as the MPI product calls it */
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s, height %" PetscInt_FMT ": MatMultAdd with y == z", what, height));
+  PetscCall(CheckEqual(w, ref, msg));
+  PetscCall(CMRSDestroyHost(&F));
+  PetscCall(PetscFree(ref));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&w));
+  PetscCall(VecDestroy(&z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every product of A against those of the aijcusparse matrix B */
+static PetscErrorCode CheckAgainstCUSPARSE(Mat A, Mat B, const char *what)
+{
+  PetscBool flg;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatMultEqual(A, B, 5, &flg));
+  PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatMult differs from aijcusparse", what);
+  PetscCall(MatMultAddEqual(A, B, 5, &flg));
+  PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatMultAdd differs from aijcusparse", what);
+  PetscCall(MatMultTransposeEqual(A, B, 5, &flg));
+  PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatMultTranspose differs from aijcusparse", what);
+  PetscCall(MatMultTransposeAddEqual(A, B, 5, &flg));
+  PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatMultTransposeAdd differs from aijcusparse", what);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckType(Mat A, MatType type, const char *what)
+{
+  PetscBool flg;
+  MatType   actual;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, type, &flg));
+  PetscCall(MatGetType(A, &actual));
+  PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: type %s, expected %s", what, actual, type);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 1 and 2: one matrix, every variant of the format */
+static PetscErrorCode CheckMatrix(PetscInt m, PetscInt n, const PetscInt *len, const char *what)
+{
+  const PetscInt heights[] = {0, 1, 2, 4, 8, 16};
+  CSR            csr;
+  Mat            H, A, B;
+  char           msg[256];
+
+  PetscFunctionBeginUser;
+  PetscCall(CSRCreate(rnd, m, n, len, PETSC_TRUE, &csr));
+  PetscCall(CSRToMat(&csr, &H));
+  PetscCall(MatConvert(H, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatConvert(H, MATSEQCMRS, MAT_INITIAL_MATRIX, &A));
+  PetscCall(CheckType(A, MATSEQCMRS, what));
+  for (size_t hi = 0; hi < PETSC_STATIC_ARRAY_LENGTH(heights); hi++) {
+    for (int pack = 1; pack >= 0; pack--) {
+      for (int sort = 0; sort < 2; sort++) {
+        PetscCall(MatCMRSSetHeight(A, heights[hi]));
+        PetscCall(MatCMRSSetSortColumns(A, (PetscBool)sort));
+        PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_pack_columns", pack ? "1" : "0"));
+        PetscCall(MatSetFromOptions(A));
+        PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (%s, %s)", what, pack ? "packed" : "separate row array", sort ? "sorted" : "CSR order"));
+        PetscCall(CheckAgainstReference(A, (PetscBool)pack, (PetscBool)sort, msg));
+      }
+    }
+  }
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_pack_columns"));
+  PetscCall(CheckAgainstCUSPARSE(A, B, what));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&H));
+  PetscCall(CSRDestroy(&csr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckMatrices(void)
+{
+  PetscInt *len;
+  PetscInt  count = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(200000, &len));
+  PetscCall(CheckMatrix(0, 5, len, "0 x 5"));
+  PetscCall(CheckMatrix(20, 20, len, "20 x 20 without entries"));
+  for (PetscInt i = 0; i < 25; i++) len[i] = (i % 3) ? i % 7 : 0;
+  PetscCall(CheckMatrix(25, 25, len, "25 x 25 with empty rows"));
+  for (PetscInt i = 0; i < 1000; i++) {
+    PetscReal r;
+
+    PetscCall(PetscRandomGetValueReal(rnd, &r));
+    len[i] = r < 0.1 ? 0 : (PetscInt)(40 * r);
+  }
+  PetscCall(CheckMatrix(1000, 800, len, "1000 x 800 random"));
+  for (PetscInt i = 0; i < 3000; i++) len[i] = 3;
+  len[1234] = 100000;
+  len[1235] = 60000;
+  PetscCall(CheckMatrix(3000, 200000, len, "3000 x 200000 with rows of 100000 and 60000"));
+  for (PetscInt i = 0; i < 5; i++) len[i] = 1500;
+  PetscCall(CheckMatrix(5, 3000, len, "5 x 3000"));
+  for (PetscInt i = 0; i < 3000; i++) len[i] = 2;
+  PetscCall(CheckMatrix(3000, 5, len, "3000 x 5"));
+  for (PetscInt i = 0; i < 64; i++) len[i] = (i % 16 == 15) ? 30 : 0;
+  PetscCall(CheckMatrix(64, 64, len, "64 x 64, one nonempty row per 16"));
+  for (PetscInt i = 0; i < 200000; i++) len[i] = 1 + i % 9;
+  PetscCall(CheckMatrix(200000, 200000, len, "200000 x 200000, rows of 1 to 9"));
+  for (PetscInt i = 0; i < 31; i++) len[i] = 31;
+  PetscCall(CheckMatrix(31, 31, len, "31 x 31 dense"));
+  count = 10;
+  PetscCall(PetscFree(len));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "device = host reference and aijcusparse on %" PetscInt_FMT " matrices x 24 variants\n", count));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 3: state changes after the first product */
+static PetscErrorCode CheckStateChanges(void)
+{
+  PetscInt *len, builds0, builds1, values0, values1;
+  CSR       csr;
+  Mat       H, A;
+  PetscInt  row = 17, cols[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(500, &len));
+  for (PetscInt i = 0; i < 500; i++) len[i] = 1 + i % 12;
+  len[row] = 0; /* an empty row that gets entries later */
+  PetscCall(CSRCreate(rnd, 500, 500, len, PETSC_TRUE, &csr));
+  PetscCall(CSRToMat(&csr, &H));
+  PetscCall(MatConvert(H, MATCMRS, MAT_INITIAL_MATRIX, &A));
+  PetscCall(CheckAgainstReference(A, PETSC_TRUE, PETSC_FALSE, "before changes"));
+
+  /* values changed on the host, same pattern: a values-only refresh */
+  PetscCall(EventCount("CMRSBuild", &builds0));
+  PetscCall(EventCount("CMRSValues", &values0));
+  for (PetscInt i = 0; i < 500; i += 7) {
+    PetscInt           ncols;
+    const PetscInt    *c;
+    const PetscScalar *v;
+    PetscInt           cc[16];
+    PetscScalar        vv[16];
+
+    PetscCall(MatGetRow(A, i, &ncols, &c, &v));
+    for (PetscInt k = 0; k < ncols; k++) {
+      cc[k] = c[k];
+      vv[k] = v[k] + 3;
+    }
+    PetscCall(MatRestoreRow(A, i, &ncols, &c, &v));
+    PetscCall(MatSetValues(A, 1, &i, ncols, cc, vv, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(CheckAgainstReference(A, PETSC_TRUE, PETSC_FALSE, "after host MatSetValues"));
+  /* values changed on the device */
+  PetscCall(MatScale(A, -2.0));
+  PetscCall(CheckAgainstReference(A, PETSC_TRUE, PETSC_FALSE, "after MatScale"));
+  PetscCall(MatZeroEntries(A));
+  PetscCall(CheckAgainstReference(A, PETSC_TRUE, PETSC_FALSE, "after MatZeroEntries"));
+  PetscCall(EventCount("CMRSBuild", &builds1));
+  PetscCall(EventCount("CMRSValues", &values1));
+  PetscCheck(builds1 == builds0 && values1 > values0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "value changes: %" PetscInt_FMT " rebuilds and %" PetscInt_FMT " refreshes, expected refreshes only", builds1 - builds0, values1 - values0);
+
+  /* nonzeros added: a rebuild */
+  PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  cols[0] = 3;
+  cols[1] = 499;
+  PetscCall(MatSetValue(A, row, cols[0], 2.0, INSERT_VALUES));
+  PetscCall(MatSetValue(A, row, cols[1], -1.0, INSERT_VALUES));
+  PetscCall(MatSetValue(A, 0, 498, 5.0, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(CheckAgainstReference(A, PETSC_TRUE, PETSC_FALSE, "after adding nonzeros"));
+  PetscCall(EventCount("CMRSBuild", &builds0));
+  PetscCheck(builds0 > builds1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "new nonzeros did not rebuild the format");
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&H));
+  PetscCall(CSRDestroy(&csr));
+  PetscCall(PetscFree(len));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "state changes: values refreshed, pattern rebuilt\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 4: conversions, duplicate, copy, bind to CPU */
+static PetscErrorCode CheckConversions(void)
+{
+  PetscInt *len;
+  CSR       csr;
+  Mat       H, B, A, C, D;
+  PetscBool flg;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(700, &len));
+  for (PetscInt i = 0; i < 700; i++) len[i] = i % 20;
+  PetscCall(CSRCreate(rnd, 700, 650, len, PETSC_FALSE, &csr));
+  PetscCall(CSRToMat(&csr, &H));
+  PetscCall(MatConvert(H, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
+
+  /* in place from seqaijcusparse, and back */
+  PetscCall(MatDuplicate(B, MAT_COPY_VALUES, &A));
+  PetscCall(MatConvert(A, MATCMRS, MAT_INPLACE_MATRIX, &A));
+  PetscCall(CheckType(A, MATSEQCMRS, "in place from seqaijcusparse"));
+  PetscCall(CheckAgainstCUSPARSE(A, B, "in place from seqaijcusparse"));
+  PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &A));
+  PetscCall(CheckType(A, MATSEQAIJCUSPARSE, "in place back to seqaijcusparse"));
+  PetscCall(CheckAgainstCUSPARSE(A, B, "in place back to seqaijcusparse"));
+  /* MatSetType on the assembled aijcusparse matrix converts in place */
+  PetscCall(MatSetType(A, MATCMRS));
+  PetscCall(CheckType(A, MATSEQCMRS, "MatSetType on an assembled matrix"));
+  PetscCall(CheckAgainstCUSPARSE(A, B, "MatSetType on an assembled matrix"));
+  PetscCall(MatDestroy(&A));
+
+  /* in place from seqaij */
+  PetscCall(MatDuplicate(H, MAT_COPY_VALUES, &A));
+  PetscCall(MatConvert(A, MATSEQCMRS, MAT_INPLACE_MATRIX, &A));
+  PetscCall(CheckType(A, MATSEQCMRS, "in place from seqaij"));
+  PetscCall(CheckAgainstCUSPARSE(A, B, "in place from seqaij"));
+
+  /* initial and reuse, both ways */
+  PetscCall(MatConvert(B, MATCMRS, MAT_INITIAL_MATRIX, &C));
+  PetscCall(CheckType(C, MATSEQCMRS, "initial from seqaijcusparse"));
+  PetscCall(MatScale(B, 0.5));
+  PetscCall(MatConvert(B, MATCMRS, MAT_REUSE_MATRIX, &C));
+  PetscCall(CheckAgainstCUSPARSE(C, B, "reuse from seqaijcusparse"));
+  PetscCall(MatConvert(C, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &D));
+  PetscCall(CheckType(D, MATSEQAIJCUSPARSE, "initial to seqaijcusparse"));
+  PetscCall(CheckAgainstCUSPARSE(D, B, "initial to seqaijcusparse"));
+  PetscCall(MatScale(C, 4.0));
+  PetscCall(MatConvert(C, MATSEQAIJCUSPARSE, MAT_REUSE_MATRIX, &D));
+  PetscCall(CheckAgainstCUSPARSE(C, D, "reuse to seqaijcusparse"));
+  PetscCall(MatDestroy(&D));
+  PetscCall(MatConvert(C, MATSEQAIJ, MAT_INITIAL_MATRIX, &D));
+  PetscCall(CheckType(D, MATSEQAIJ, "initial to seqaij"));
+  PetscCall(MatMultEqual(C, D, 5, &flg));
+  PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "initial to seqaij: products differ");
+  PetscCall(MatDestroy(&D));
+  PetscCall(MatScale(B, 8.0)); /* B = 4 x the original = C */
+
+  /* duplicate and copy keep the type; the copy reaches the device */
+  PetscCall(MatDuplicate(C, MAT_COPY_VALUES, &D));
+  PetscCall(CheckType(D, MATSEQCMRS, "MatDuplicate"));
+  PetscCall(CheckAgainstCUSPARSE(D, B, "MatDuplicate"));
+  PetscCall(MatScale(C, -1.0));
+  PetscCall(MatCopy(C, D, SAME_NONZERO_PATTERN));
+  PetscCall(CheckType(D, MATSEQCMRS, "MatCopy"));
+  PetscCall(MatScale(B, -1.0));
+  PetscCall(CheckAgainstCUSPARSE(D, B, "MatCopy after a first product"));
+
+  /* bind to the CPU and back */
+  PetscCall(MatBindToCPU(D, PETSC_TRUE));
+  PetscCall(CheckType(D, MATSEQCMRS, "MatBindToCPU"));
+  PetscCall(MatMultEqual(D, B, 5, &flg));
+  PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bound to the CPU: products differ");
+  PetscCall(MatScale(D, 2.0));
+  PetscCall(MatScale(B, 2.0));
+  PetscCall(MatBindToCPU(D, PETSC_FALSE));
+  PetscCall(CheckAgainstCUSPARSE(D, B, "unbound from the CPU"));
+  {
+    PetscLogDouble bytes, csrbytes;
+
+    PetscCall(MatGPUFormatGetDeviceMemory(D, &bytes, &csrbytes));
+    PetscCheck(bytes > 0 && csrbytes > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "unbound matrix holds no device format");
+  }
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&C));
+  PetscCall(MatDestroy(&D));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&H));
+  PetscCall(CSRDestroy(&csr));
+  PetscCall(PetscFree(len));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "conversions, duplicate, copy and bind to CPU keep the type and the values\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 5: options, errors, viewer */
+static PetscErrorCode CheckOptionsAndErrors(void)
+{
+  PetscInt      *len, height;
+  CSR            csr;
+  Mat            H, A;
+  Vec            x, y, hx, hy;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(300, &len));
+  for (PetscInt i = 0; i < 300; i++) len[i] = 30;
+  PetscCall(CSRCreate(rnd, 300, 300, len, PETSC_TRUE, &csr));
+  PetscCall(CSRToMat(&csr, &H));
+  PetscCall(MatConvert(H, MATCMRS, MAT_INITIAL_MATRIX, &A));
+  PetscCall(MatSetOptionsPrefix(A, "t_"));
+  PetscCall(PetscOptionsSetValue(NULL, "-t_mat_cmrs_height", "8"));
+  PetscCall(MatSetFromOptions(A));
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(MatMult(A, x, y));
+  PetscCall(MatCMRSGetHeight(A, &height));
+  PetscCheck(height == 8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-t_mat_cmrs_height 8 gave height %" PetscInt_FMT, height);
+  PetscCall(PetscViewerPushFormat(PETSC_VIEWER_STDOUT_SELF, PETSC_VIEWER_ASCII_INFO));
+  PetscCall(MatView(A, PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(PetscViewerPopFormat(PETSC_VIEWER_STDOUT_SELF));
+
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  PetscCall(PetscOptionsSetValue(NULL, "-t_mat_cmrs_height", "3"));
+  ierr = MatSetFromOptions(A);
+  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_cmrs_height 3 gave error %d", (int)ierr);
+  ierr = MatCMRSSetHeight(A, 32);
+  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatCMRSSetHeight(32) gave error %d", (int)ierr);
+  /* host vectors: a clear error, not a crash */
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, 300, &hx));
+  PetscCall(VecDuplicate(hx, &hy));
+  PetscCall(VecSet(hx, 1.0));
+  ierr = MatMult(A, hx, hy);
+  PetscCheck(ierr == PETSC_ERR_ARG_WRONG, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatMult with host vectors gave error %d", (int)ierr);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscOptionsClearValue(NULL, "-t_mat_cmrs_height"));
+
+  /* the matrix still works after the errors */
+  PetscCall(MatCMRSSetHeight(A, 4));
+  PetscCall(CheckAgainstReference(A, PETSC_TRUE, PETSC_FALSE, "after errors"));
+  PetscCall(VecDestroy(&hx));
+  PetscCall(VecDestroy(&hy));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&H));
+  PetscCall(CSRDestroy(&csr));
+  PetscCall(PetscFree(len));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "options and errors as documented\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscLogDefaultBegin());
+  PetscCall(PetscGPUFormatsInitializePackage());
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 7));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(CheckMatrices());
+  PetscCall(CheckStateChanges());
+  PetscCall(CheckConversions());
+  PetscCall(CheckOptionsAndErrors());
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscFinalize());
+  return 0;
+}
