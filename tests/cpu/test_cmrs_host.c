@@ -166,7 +166,7 @@ static PetscErrorCode CheckParameters(void)
   for (PetscInt h = 1; h <= 16; h *= 2) PetscCall(CMRSCheckHeight(h));
   {
     const PetscLogDouble mean[]   = {0.5, 1, 4, 6, 12, 27, 50, 100, 5000};
-    const PetscInt       expect[] = {16, 16, 16, 16, 8, 4, 2, 1, 1};
+    const PetscInt       expect[] = {16, 16, 16, 16, 16, 8, 4, 2, 1};
 
     for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(mean); i++) {
       MatGPUFormatRowStats stats = {0};

@@ -10,7 +10,7 @@
    keep its lanes busy while short strips waste the tail of their only step. The value comes from the
    height sweep in bench/README.md.
 */
-#define CMRS_TARGET_STRIP_NNZ 96
+#define CMRS_TARGET_STRIP_NNZ 128
 
 PetscErrorCode CMRSCheckHeight(PetscInt height)
 {

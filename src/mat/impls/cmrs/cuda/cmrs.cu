@@ -19,7 +19,8 @@
 /*
    A strip with more than max(CMRS_LONG_MIN, CMRS_LONG_FACTOR x the mean strip) entries would keep one warp
    busy long after the others finish (the paper's lp1 weakness): it is split into chunks of CMRS_CHUNK
-   entries, one warp each, whose per-row partial sums a second kernel adds up in a fixed order.
+   entries, one warp each. Each chunk stores its per-row partial sums; the warp that finishes the last chunk
+   of a strip (a counter per strip) adds them up in chunk order, so the result does not depend on timing.
 */
 #define CMRS_LONG_MIN    4096
 #define CMRS_LONG_FACTOR 8
@@ -37,6 +38,7 @@ typedef struct {
   int                 *longstrips; /* nlong strips split into chunks */
   int                 *chunkptr;   /* nlong + 1: chunks of long strip l are [chunkptr[l], chunkptr[l+1]) */
   PetscScalar         *partial;    /* nchunks x height partial row sums */
+  unsigned            *done;       /* nlong chunk counters, back to 0 after each product */
   MatGPUFormatRowStats stats;
   PetscLogDouble       bytes;
 } Mat_CMRS;
@@ -49,6 +51,7 @@ struct CMRSKernelArgs {
   const PetscScalar   *val;
   const int           *longstrips, *chunkptr;
   PetscScalar         *partial;
+  unsigned            *done;
 };
 
 /*
@@ -87,25 +90,24 @@ __device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, in
   };
   auto col = [](unsigned c) -> unsigned { return PACKED ? c >> CMRS_BITS : c; };
 
-  int j = b + lane;
-  for (; j + (CMRS_UNROLL - 1) * 32 < e; j += CMRS_UNROLL * 32) {
+  /* all loads of a step are issued before the first product: one memory round trip per 32 CMRS_UNROLL entries */
+  for (int j = b + lane; j < e; j += CMRS_UNROLL * 32) {
     unsigned    c[CMRS_UNROLL];
     PetscScalar v[CMRS_UNROLL];
 
 #pragma unroll
     for (int u = 0; u < CMRS_UNROLL; u++) {
-      c[u] = __ldcs(a.colind + j + 32 * u);
-      v[u] = __ldcs(a.val + j + 32 * u);
+      const bool in = j + 32 * u < e;
+
+      c[u] = in ? __ldcs(a.colind + j + 32 * u) : 0;
+      v[u] = in ? __ldcs(a.val + j + 32 * u) : 0.0;
     }
 #pragma unroll
-    for (int u = 0; u < CMRS_UNROLL; u++) v[u] *= __ldg(x + col(c[u]));
+    for (int u = 0; u < CMRS_UNROLL; u++)
+      if (j + 32 * u < e) v[u] *= __ldg(x + col(c[u]));
 #pragma unroll
-    for (int u = 0; u < CMRS_UNROLL; u++) add(row(c[u], j + 32 * u), v[u]);
-  }
-  for (; j < e; j += 32) {
-    const unsigned c = __ldcs(a.colind + j);
-
-    add(row(c, j), __ldcs(a.val + j) * __ldg(x + col(c)));
+    for (int u = 0; u < CMRS_UNROLL; u++)
+      if (j + 32 * u < e) add(row(c[u], j + 32 * u), v[u]);
   }
 
   if constexpr (H == 1) {
@@ -128,8 +130,8 @@ __device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, in
 }
 
 /*
-   One warp per strip, then one warp per chunk of the long strips. Strips with more than longthreshold
-   entries are left to the chunk warps, whose partial sums cmrs_long_kernel adds. y may alias z.
+   One warp per chunk of the long strips (first, so that they start first), then one warp per strip.
+   Strips with more than longthreshold entries are left to the chunk warps. y may alias z.
 */
 template <int H, bool PACKED, bool SORTED, bool ADD>
 __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRSKernelArgs a, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
@@ -138,17 +140,18 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRS
   const int              lane = threadIdx.x & 31, w = threadIdx.x >> 5;
   const long long        gw   = (long long)blockIdx.x * CMRS_WARPS + w;
 
-  if (gw < a.nstrips) {
-    const int s = (int)gw, b = a.strip_ptr[s], e = a.strip_ptr[s + 1];
+  if (gw >= a.nchunks && gw < (long long)a.nchunks + a.nstrips) {
+    const int s = (int)(gw - a.nchunks), b = a.strip_ptr[s], e = a.strip_ptr[s + 1];
 
     if (e - b > a.longthreshold) return;
     const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED>(a, b, e, x, buf[w], lane);
     const long long   row = (long long)s * H + lane;
 
     if (lane < H && row < a.m) z[row] = ADD ? y[row] + sum : sum;
-  } else if (gw < (long long)a.nstrips + a.nchunks) {
-    const int c  = (int)(gw - a.nstrips);
+  } else if (gw < a.nchunks) {
+    const int c  = (int)gw;
     int       lo = 0, hi = a.nlong - 1;
+    unsigned  last = 0;
 
     while (lo < hi) { /* the long strip of chunk c: the last l with chunkptr[l] <= c */
       const int mid = (lo + hi + 1) >> 1;
@@ -156,30 +159,30 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRS
       if (a.chunkptr[mid] <= c) lo = mid;
       else hi = mid - 1;
     }
-    const int         s   = a.longstrips[lo];
-    const int         b   = a.strip_ptr[s] + (c - a.chunkptr[lo]) * CMRS_CHUNK;
-    const int         e   = min(a.strip_ptr[s + 1], b + CMRS_CHUNK);
+    const int         s = a.longstrips[lo], c0 = a.chunkptr[lo], c1 = a.chunkptr[lo + 1];
+    const int         b = a.strip_ptr[s] + (c - c0) * CMRS_CHUNK, e = min(a.strip_ptr[s + 1], b + CMRS_CHUNK);
     const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED>(a, b, e, x, buf[w], lane);
 
     if (lane < H) a.partial[(size_t)c * H + lane] = sum;
-  }
-}
+    __threadfence(); /* the partial sums are visible before the counter moves */
+    __syncwarp();
+    if (lane == 0) last = atomicAdd(a.done + lo, 1u) == (unsigned)(c1 - c0 - 1);
+    last = __shfl_sync(0xffffffffu, last, 0);
+    if (!last) return;
+    __threadfence();
+    { /* the last chunk of strip s adds the partial sums, lane r mod H for row r, in a fixed order */
+      const int       r = lane & (H - 1), k = lane / H;
+      const long long row = (long long)s * H + r;
+      PetscScalar     t   = 0.0;
 
-/* One warp per row of a long strip: adds the partial sums of its chunks, in chunk order */
-template <int H, bool ADD>
-__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_long_kernel(const CMRSKernelArgs a, const PetscScalar *y, PetscScalar *z)
-{
-  const int       lane = threadIdx.x & 31;
-  const long long gw   = (long long)blockIdx.x * CMRS_WARPS + (threadIdx.x >> 5);
-  PetscScalar     s    = 0.0;
-
-  if (gw >= (long long)a.nlong * H) return;
-  const int l = (int)(gw / H), r = (int)(gw % H);
-  for (int c = a.chunkptr[l] + lane; c < a.chunkptr[l + 1]; c += 32) s += a.partial[(size_t)c * H + r];
+#pragma unroll 4
+      for (int q = c0 + k; q < c1; q += 32 / H) t += __ldcg(a.partial + (size_t)q * H + r);
 #pragma unroll
-  for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
-  const long long row = (long long)a.longstrips[l] * H + r;
-  if (lane == 0 && row < a.m) z[row] = ADD ? y[row] + s : s;
+      for (int off = H; off < 32; off <<= 1) t += __shfl_xor_sync(0xffffffffu, t, off);
+      if (k == 0 && row < a.m) z[row] = ADD ? y[row] + t : t;
+    }
+    if (lane == 0) a.done[lo] = 0;
+  }
 }
 
 static inline unsigned CMRSBlocks(long long warps)
@@ -190,20 +193,13 @@ static inline unsigned CMRSBlocks(long long warps)
 template <int H, bool PACKED, bool SORTED>
 static PetscErrorCode CMRSLaunch(const Mat_CMRS *cm, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
-  const CMRSKernelArgs a = {(int)cm->d.m, (int)cm->d.nstrips, (int)cm->nlong, (int)cm->nchunks, (int)cm->longthreshold, cm->d.strip_ptr, cm->d.colind, cm->d.rowin, cm->d.val, cm->longstrips, cm->chunkptr, cm->partial};
+  const CMRSKernelArgs a = {(int)cm->d.m, (int)cm->d.nstrips, (int)cm->nlong, (int)cm->nchunks, (int)cm->longthreshold, cm->d.strip_ptr, cm->d.colind, cm->d.rowin, cm->d.val, cm->longstrips, cm->chunkptr, cm->partial, cm->done};
   const unsigned       blocks = CMRSBlocks((long long)cm->d.nstrips + cm->nchunks);
 
   PetscFunctionBegin;
   if (y) cmrs_mult_kernel<H, PACKED, SORTED, true><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, y, z);
   else cmrs_mult_kernel<H, PACKED, SORTED, false><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, NULL, z);
   PetscCallCUDA(cudaGetLastError());
-  if (cm->nlong) {
-    const unsigned lblocks = CMRSBlocks((long long)cm->nlong * H);
-
-    if (y) cmrs_long_kernel<H, true><<<lblocks, CMRS_BLOCK, 0, stream>>>(a, y, z);
-    else cmrs_long_kernel<H, false><<<lblocks, CMRS_BLOCK, 0, stream>>>(a, NULL, z);
-    PetscCallCUDA(cudaGetLastError());
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -316,6 +312,7 @@ static PetscErrorCode CMRSReset(void *fmt)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->longstrips));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->chunkptr));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->partial));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->done));
   PetscCall(PetscArrayzero(&cm->d, 1));
   cm->nlong = cm->nchunks = cm->longthreshold = 0;
   cm->bytes                                   = 0;
@@ -388,7 +385,9 @@ static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
   PetscCallCUDA(cudaStreamSynchronize(stream));
   cm->nchunks = nchunks;
   PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)nchunks * d->height * sizeof(PetscScalar), (void **)&cm->partial));
-  cm->bytes += (cm->nlong * 2 + 1) * sizeof(int) + (PetscLogDouble)nchunks * d->height * sizeof(PetscScalar);
+  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)cm->nlong * sizeof(unsigned), (void **)&cm->done));
+  PetscCallCUDA(cudaMemsetAsync(cm->done, 0, (size_t)cm->nlong * sizeof(unsigned), stream));
+  cm->bytes += (cm->nlong * 3 + 1) * sizeof(int) + (PetscLogDouble)nchunks * d->height * sizeof(PetscScalar);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
