@@ -32,7 +32,7 @@ TIMEOUT_RC=124
 # grace period before timeout(1) sends SIGKILL to a run that ignores SIGTERM
 KILL_AFTER_S=10
 
-TYPES="aijcusparse,cmrs"
+TYPES="aijcusparse,cmrs,cmrs/mat_cmrs_sort_columns=1"
 for h in 1 2 4 8 16; do
   TYPES+=",cmrs/mat_cmrs_height=$h"
 done
@@ -42,6 +42,7 @@ MATRICES=(
   "lap3d27 -grid 100"
   "banded -rows 2000000 -width 50"
   "longrows -rows 1000000 -long_rows 4 -long_len 100000"
+  "longrows -rows 4000000 -long_rows 4 -long_len 100000"
   "lap2d5 -grid 2048"
 )
 
