@@ -421,6 +421,9 @@ static PetscErrorCode MatBindToCPU_GPUFormat(Mat A, PetscBool flg)
   } else {
     A->ops->mult    = MatMult_GPUFormat;
     A->ops->multadd = MatMultAdd_GPUFormat;
+    /* while bound, PETSc's host operations (MatScale, MatDiagonalScale, ...) write the host values without
+       marking the device copy stale: after unbinding, the host values are the current ones */
+    if (A->offloadmask == PETSC_OFFLOAD_BOTH) A->offloadmask = PETSC_OFFLOAD_CPU;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

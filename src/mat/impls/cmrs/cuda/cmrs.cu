@@ -25,6 +25,13 @@
 #define CMRS_LONG_MIN    4096
 #define CMRS_LONG_FACTOR 8
 #define CMRS_CHUNK       1024
+/*
+   When the mean strip has at most CMRS_SHORT_MEAN entries, a warp takes CMRS_GROUP consecutive strips and
+   issues all their loads at once (those of at most 32 CMRS_UNROLL entries each; a longer one in the group
+   sends the warp through the strips one by one).
+*/
+#define CMRS_GROUP      4
+#define CMRS_SHORT_MEAN 96
 
 typedef struct {
   /* parameters */
@@ -34,6 +41,7 @@ typedef struct {
   /* the matrix, on the device */
   CMRSArrays           d;
   int                 *perm; /* sorted only: CSR position of each entry, for value refreshes */
+  PetscInt             group; /* strips per warp: 1 or CMRS_GROUP */
   PetscInt             longthreshold, nlong, nchunks;
   int                 *longstrips; /* nlong strips split into chunks */
   int                 *chunkptr;   /* nlong + 1: chunks of long strip l are [chunkptr[l], chunkptr[l+1]) */
@@ -54,24 +62,42 @@ struct CMRSKernelArgs {
   unsigned            *done;
 };
 
-/*
-   The sums of the rows of one strip over its entries [b, e), computed by one warp; on return lane r < H
-   holds row r. Each lane accumulates its entries into a private slot per row, buf[r * 32 + lane] (in CSR
-   order a lane's rows never decrease, so it writes each slot once, when its row changes); then lane l
-   adds the H slots k H .. k H + H - 1 of row r = l mod H (k = l / H), starting at a rotation by r so that
-   the 16 lanes of each half warp touch 16 different banks, and the 32 / H lanes of a row combine by shuffles.
-*/
-template <int H, bool PACKED, bool SORTED>
-__device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, int b, int e, const PetscScalar *__restrict__ x, PetscScalar *buf, int lane)
+template <int H, bool PACKED>
+__device__ __forceinline__ int cmrs_row(const CMRSKernelArgs &a, unsigned c, int j)
 {
-  PetscScalar acc = 0.0;
-  int         cur = 0;
+  if constexpr (H == 1) return 0;
+  else if constexpr (PACKED) return (int)(c & (H - 1));
+  else return (int)__ldcs(a.rowin + j);
+}
 
-  if constexpr (H > 1) {
+template <bool PACKED>
+__device__ __forceinline__ unsigned cmrs_col(unsigned c)
+{
+  return PACKED ? c >> CMRS_BITS : c;
+}
+
+/*
+   The per-row sums of one warp over the entries of one strip; finish() leaves row r in lane r < H. Each
+   lane accumulates its entries into a private slot per row, buf[r * 32 + lane] (in CSR order a lane's rows
+   never decrease, so it writes each slot once, when its row changes); then lane l adds the H slots
+   k H .. k H + H - 1 of row r = l mod H (k = l / H), starting at a rotation by r so that the 16 lanes of
+   each half warp touch 16 different banks, and the 32 / H lanes of a row combine by shuffles.
+*/
+template <int H, bool SORTED>
+struct CMRSAccumulator {
+  PetscScalar *buf;
+  int          lane, cur = 0;
+  PetscScalar  acc = 0.0;
+
+  __device__ CMRSAccumulator(PetscScalar *b, int l) : buf(b), lane(l)
+  {
+    if constexpr (H > 1) {
 #pragma unroll
-    for (int r = 0; r < H; r++) buf[r * 32 + lane] = 0.0;
+      for (int r = 0; r < H; r++) buf[r * 32 + lane] = 0.0;
+    }
   }
-  auto add = [&](int r, PetscScalar v) {
+  __device__ void add(int r, PetscScalar v)
+  {
     if constexpr (H == 1) acc += v;
     else if constexpr (SORTED) buf[r * 32 + lane] += v;
     else {
@@ -82,13 +108,34 @@ __device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, in
       }
       acc += v;
     }
-  };
-  auto row = [&](unsigned c, int j) -> int {
-    if constexpr (H == 1) return 0;
-    else if constexpr (PACKED) return (int)(c & (H - 1));
-    else return (int)__ldcs(a.rowin + j);
-  };
-  auto col = [](unsigned c) -> unsigned { return PACKED ? c >> CMRS_BITS : c; };
+  }
+  __device__ PetscScalar finish()
+  {
+    if constexpr (H == 1) {
+#pragma unroll
+      for (int off = 16; off > 0; off >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, off);
+      return acc;
+    } else {
+      PetscScalar s = 0.0;
+      const int   r = lane & (H - 1), k = lane / H;
+
+      if constexpr (!SORTED) buf[cur * 32 + lane] = acc;
+      __syncwarp();
+#pragma unroll
+      for (int t = 0; t < H; t++) s += buf[r * 32 + k * H + ((t + r) & (H - 1))];
+#pragma unroll
+      for (int off = H; off < 32; off <<= 1) s += __shfl_xor_sync(0xffffffffu, s, off);
+      __syncwarp();
+      return s;
+    }
+  }
+};
+
+/* The row sums of the entries [b, e) of one strip (or chunk of a strip), by one warp */
+template <int H, bool PACKED, bool SORTED>
+__device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, int b, int e, const PetscScalar *__restrict__ x, PetscScalar *buf, int lane)
+{
+  CMRSAccumulator<H, SORTED> acc(buf, lane);
 
   /* all loads of a step are issued before the first product: one memory round trip per 32 CMRS_UNROLL entries */
   for (int j = b + lane; j < e; j += CMRS_UNROLL * 32) {
@@ -104,50 +151,98 @@ __device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, in
     }
 #pragma unroll
     for (int u = 0; u < CMRS_UNROLL; u++)
-      if (j + 32 * u < e) v[u] *= __ldg(x + col(c[u]));
+      if (j + 32 * u < e) v[u] *= __ldg(x + cmrs_col<PACKED>(c[u]));
 #pragma unroll
     for (int u = 0; u < CMRS_UNROLL; u++)
-      if (j + 32 * u < e) add(row(c[u], j + 32 * u), v[u]);
+      if (j + 32 * u < e) acc.add(cmrs_row<H, PACKED>(a, c[u], j + 32 * u), v[u]);
   }
+  return acc.finish();
+}
 
-  if constexpr (H == 1) {
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, off);
-    return acc;
-  } else {
-    PetscScalar s = 0.0;
-    const int   r = lane & (H - 1), k = lane / H;
+/*
+   NS consecutive strips s0 .. s0 + NS - 1 of at most 32 CMRS_UNROLL entries each, by one warp: the loads of
+   all of them are issued before the first product, so that short strips do not leave the warp waiting on
+   one memory round trip per strip. bnd[k] (lane k <= NS) is the first entry of strip s0 + k.
+*/
+template <int H, bool PACKED, bool SORTED, bool ADD, int NS>
+__device__ __forceinline__ void cmrs_short_strips(const CMRSKernelArgs &a, int s0, int bnd, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar *buf, int lane)
+{
+  int         b[NS + 1];
+  unsigned    c[NS][CMRS_UNROLL];
+  PetscScalar v[NS][CMRS_UNROLL];
 
-    if constexpr (!SORTED) buf[cur * 32 + lane] = acc;
-    __syncwarp();
 #pragma unroll
-    for (int t = 0; t < H; t++) s += buf[r * 32 + k * H + ((t + r) & (H - 1))];
+  for (int k = 0; k <= NS; k++) b[k] = __shfl_sync(0xffffffffu, bnd, k);
 #pragma unroll
-    for (int off = H; off < 32; off <<= 1) s += __shfl_xor_sync(0xffffffffu, s, off);
-    __syncwarp();
-    return s;
+  for (int k = 0; k < NS; k++) {
+#pragma unroll
+    for (int u = 0; u < CMRS_UNROLL; u++) {
+      const int  j  = b[k] + lane + 32 * u;
+      const bool in = j < b[k + 1];
+
+      c[k][u] = in ? __ldcs(a.colind + j) : 0;
+      v[k][u] = in ? __ldcs(a.val + j) : 0.0;
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < NS; k++) {
+#pragma unroll
+    for (int u = 0; u < CMRS_UNROLL; u++)
+      if (b[k] + lane + 32 * u < b[k + 1]) v[k][u] *= __ldg(x + cmrs_col<PACKED>(c[k][u]));
+  }
+#pragma unroll
+  for (int k = 0; k < NS; k++) {
+    CMRSAccumulator<H, SORTED> acc(buf, lane);
+
+#pragma unroll
+    for (int u = 0; u < CMRS_UNROLL; u++) {
+      const int j = b[k] + lane + 32 * u;
+
+      if (j < b[k + 1]) acc.add(cmrs_row<H, PACKED>(a, c[k][u], j), v[k][u]);
+    }
+    const PetscScalar sum = acc.finish();
+    const long long   row = (long long)(s0 + k) * H + lane;
+
+    if (s0 + k < a.nstrips && lane < H && row < a.m) z[row] = ADD ? y[row] + sum : sum;
   }
 }
 
 /*
-   One warp per chunk of the long strips (first, so that they start first), then one warp per strip.
+   One warp per chunk of the long strips (first, so that they start first), then one warp per NS strips.
    Strips with more than longthreshold entries are left to the chunk warps. y may alias z.
 */
-template <int H, bool PACKED, bool SORTED, bool ADD>
+template <int H, bool PACKED, bool SORTED, bool ADD, int NS>
 __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRSKernelArgs a, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
 {
   __shared__ PetscScalar buf[CMRS_WARPS][H > 1 ? H * 32 : 1];
   const int              lane = threadIdx.x & 31, w = threadIdx.x >> 5;
   const long long        gw   = (long long)blockIdx.x * CMRS_WARPS + w;
+  const int              ngroups = (a.nstrips + NS - 1) / NS;
 
-  if (gw >= a.nchunks && gw < (long long)a.nchunks + a.nstrips) {
-    const int s = (int)(gw - a.nchunks), b = a.strip_ptr[s], e = a.strip_ptr[s + 1];
+  if (gw >= a.nchunks && gw < (long long)a.nchunks + ngroups) {
+    const int s0 = (int)(gw - a.nchunks) * NS;
 
-    if (e - b > a.longthreshold) return;
-    const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED>(a, b, e, x, buf[w], lane);
-    const long long   row = (long long)s * H + lane;
+    if constexpr (NS > 1) {
+      const int bnd = a.strip_ptr[min(s0 + min(lane, NS), a.nstrips)];
+      int       len = __shfl_down_sync(0xffffffffu, bnd, 1) - bnd;
 
-    if (lane < H && row < a.m) z[row] = ADD ? y[row] + sum : sum;
+      len = lane < NS ? len : 0;
+#pragma unroll
+      for (int off = 16; off > 0; off >>= 1) len = max(len, __shfl_xor_sync(0xffffffffu, len, off));
+      if (len <= 32 * CMRS_UNROLL) {
+        cmrs_short_strips<H, PACKED, SORTED, ADD, NS>(a, s0, bnd, x, y, z, buf[w], lane);
+        return;
+      }
+    }
+    for (int k = 0; k < NS && s0 + k < a.nstrips; k++) {
+      const int s = s0 + k, b = a.strip_ptr[s], e = a.strip_ptr[s + 1];
+
+      if (e - b > a.longthreshold) continue;
+      const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED>(a, b, e, x, buf[w], lane);
+      const long long   row = (long long)s * H + lane;
+
+      if (lane < H && row < a.m) z[row] = ADD ? y[row] + sum : sum;
+    }
   } else if (gw < a.nchunks) {
     const int c  = (int)gw;
     int       lo = 0, hi = a.nlong - 1;
@@ -194,11 +289,16 @@ template <int H, bool PACKED, bool SORTED>
 static PetscErrorCode CMRSLaunch(const Mat_CMRS *cm, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
   const CMRSKernelArgs a = {(int)cm->d.m, (int)cm->d.nstrips, (int)cm->nlong, (int)cm->nchunks, (int)cm->longthreshold, cm->d.strip_ptr, cm->d.colind, cm->d.rowin, cm->d.val, cm->longstrips, cm->chunkptr, cm->partial, cm->done};
-  const unsigned       blocks = CMRSBlocks((long long)cm->d.nstrips + cm->nchunks);
+  const unsigned       blocks = CMRSBlocks((cm->d.nstrips + cm->group - 1) / cm->group + cm->nchunks);
 
   PetscFunctionBegin;
-  if (y) cmrs_mult_kernel<H, PACKED, SORTED, true><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, y, z);
-  else cmrs_mult_kernel<H, PACKED, SORTED, false><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, NULL, z);
+  if (cm->group == CMRS_GROUP) {
+    if (y) cmrs_mult_kernel<H, PACKED, SORTED, true, CMRS_GROUP><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, y, z);
+    else cmrs_mult_kernel<H, PACKED, SORTED, false, CMRS_GROUP><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, NULL, z);
+  } else {
+    if (y) cmrs_mult_kernel<H, PACKED, SORTED, true, 1><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, y, z);
+    else cmrs_mult_kernel<H, PACKED, SORTED, false, 1><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, NULL, z);
+  }
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -315,6 +415,7 @@ static PetscErrorCode CMRSReset(void *fmt)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->done));
   PetscCall(PetscArrayzero(&cm->d, 1));
   cm->nlong = cm->nchunks = cm->longthreshold = 0;
+  cm->group                                   = 1;
   cm->bytes                                   = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -424,6 +525,7 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   if (d->sorted) PetscCall(CMRSSortStrips(cm, csr->stream));
   PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->perm, csr->val, d->val, csr->stream));
   PetscCall(CMRSSplitLongStrips(cm, csr->stream));
+  cm->group = d->nnz <= CMRS_SHORT_MEAN * d->nstrips ? CMRS_GROUP : 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -444,8 +546,10 @@ static PetscErrorCode CMRSCreate(void **fmt)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&cm));
-  cm->pack = PETSC_TRUE;
-  *fmt     = cm;
+  cm->pack  = PETSC_TRUE;
+  cm->sort  = PETSC_TRUE;
+  cm->group = 1;
+  *fmt      = cm;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -491,6 +595,7 @@ static PetscErrorCode CMRSView(void *fmt, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "strip height %" PetscInt_FMT " (%s), %" PetscInt_FMT " strips\n", cm->d.height, cm->height ? "set" : "chosen from the mean row length", cm->d.nstrips));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " strip%s per warp\n", cm->group, cm->group > 1 ? "s" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "column indices %s; entries %s\n", cm->d.packed ? "packed with the row in strip (28-bit columns)" : "with a separate row-in-strip array",
                                    cm->d.sorted ? "sorted by column within strips" : "in CSR order"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; %" PetscInt_FMT " of %" PetscInt_FMT " rows nonempty\n", cm->stats.mean, cm->stats.stddev, cm->stats.maxlen,
@@ -531,7 +636,7 @@ MatGPUFormatOps MatCMRSOps = {"cmrs", "CMRS", MATSEQCMRS, CMRSCreate, CMRSDestro
    Options Database Keys:
 +  -mat_type cmrs - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
 .  -mat_cmrs_height <h> - rows per strip, 1, 2, 4, 8 or 16; 0 (default) chooses from the mean row length
-.  -mat_cmrs_sort_columns <bool> - sort the entries of each strip by column (default false)
+.  -mat_cmrs_sort_columns <bool> - sort the entries of each strip by column (default true: measured faster, see bench/README.md)
 -  -mat_cmrs_pack_columns <bool> - pack the row in strip into the column index when possible (default true)
 
    Level: beginner
