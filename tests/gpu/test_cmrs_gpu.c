@@ -2,7 +2,7 @@ static const char help[] = "MATSEQCMRS on the GPU: against its host reference an
 
 /*
    1. Device product against the host reference of the same format, bitwise on integer data, for every
-      height, both orders and both index layouts, on random and edge-case matrices (empty, empty rows, a
+      height, both orders, both index layouts and every number of strips per warp, on random and edge-case matrices (empty, empty rows, a
       100,000-entry row, m < 32, rectangular), with y poisoned by NaN; MatMultAdd with y != z and y == z.
    2. MatMultEqual, MatMultAddEqual, MatMultTransposeEqual, MatMultTransposeAddEqual against aijcusparse.
    3. Values changed (host MatSetValues, device MatScale) and nonzeros added after the first product:
@@ -151,6 +151,7 @@ static PetscErrorCode CheckType(Mat A, MatType type, const char *what)
 static PetscErrorCode CheckMatrix(PetscInt m, PetscInt n, const PetscInt *len, const char *what)
 {
   const PetscInt heights[] = {0, 1, 2, 4, 8, 16};
+  const char    *spw[]     = {"0", "1", "2", "4"};
   CSR            csr;
   Mat            H, A, B;
   char           msg[256];
@@ -165,16 +166,20 @@ static PetscErrorCode CheckMatrix(PetscInt m, PetscInt n, const PetscInt *len, c
   for (size_t hi = 0; hi < PETSC_STATIC_ARRAY_LENGTH(heights); hi++) {
     for (int pack = 1; pack >= 0; pack--) {
       for (int sort = 0; sort < 2; sort++) {
-        PetscCall(MatCMRSSetHeight(A, heights[hi]));
-        PetscCall(MatCMRSSetSortColumns(A, (PetscBool)sort));
-        PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_pack_columns", pack ? "1" : "0"));
-        PetscCall(MatSetFromOptions(A));
-        PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (%s, %s)", what, pack ? "packed" : "separate row array", sort ? "sorted" : "CSR order"));
-        PetscCall(CheckAgainstReference(A, (PetscBool)pack, (PetscBool)sort, msg));
+        for (size_t si = 0; si < PETSC_STATIC_ARRAY_LENGTH(spw); si++) {
+          PetscCall(MatCMRSSetHeight(A, heights[hi]));
+          PetscCall(MatCMRSSetSortColumns(A, (PetscBool)sort));
+          PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_pack_columns", pack ? "1" : "0"));
+          PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_strips_per_warp", spw[si]));
+          PetscCall(MatSetFromOptions(A));
+          PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (%s, %s, strips per warp %s)", what, pack ? "packed" : "separate row array", sort ? "sorted" : "CSR order", spw[si]));
+          PetscCall(CheckAgainstReference(A, (PetscBool)pack, (PetscBool)sort, msg));
+        }
       }
     }
   }
   PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_pack_columns"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_strips_per_warp"));
   PetscCall(CheckAgainstCUSPARSE(A, B, what));
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&B));
@@ -217,7 +222,7 @@ static PetscErrorCode CheckMatrices(void)
   PetscCall(CheckMatrix(31, 31, len, "31 x 31 dense"));
   count = 10;
   PetscCall(PetscFree(len));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "device = host reference and aijcusparse on %" PetscInt_FMT " matrices x 24 variants\n", count));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "device = host reference and aijcusparse on %" PetscInt_FMT " matrices x 96 variants\n", count));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -410,6 +415,11 @@ static PetscErrorCode CheckOptionsAndErrors(void)
   PetscCall(PetscOptionsSetValue(NULL, "-t_mat_cmrs_height", "3"));
   ierr = MatSetFromOptions(A);
   PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_cmrs_height 3 gave error %d", (int)ierr);
+  PetscCall(PetscOptionsSetValue(NULL, "-t_mat_cmrs_height", "8"));
+  PetscCall(PetscOptionsSetValue(NULL, "-t_mat_cmrs_strips_per_warp", "3"));
+  ierr = MatSetFromOptions(A);
+  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_cmrs_strips_per_warp 3 gave error %d", (int)ierr);
+  PetscCall(PetscOptionsClearValue(NULL, "-t_mat_cmrs_strips_per_warp"));
   ierr = MatCMRSSetHeight(A, 32);
   PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatCMRSSetHeight(32) gave error %d", (int)ierr);
   /* host vectors: a clear error, not a crash */

@@ -26,9 +26,9 @@
 #define CMRS_LONG_FACTOR 8
 #define CMRS_CHUNK       1024
 /*
-   When the mean strip has at most CMRS_SHORT_MEAN entries, a warp takes CMRS_GROUP consecutive strips and
-   issues all their loads at once (those of at most 32 CMRS_UNROLL entries each; a longer one in the group
-   sends the warp through the strips one by one).
+   A warp may take 2 or 4 consecutive strips and issue all their loads at once (when each has at most
+   32 CMRS_UNROLL entries; a longer one in the group sends the warp through the strips one by one). By
+   default it takes CMRS_GROUP when the mean strip has at most CMRS_SHORT_MEAN entries (bench/README.md).
 */
 #define CMRS_GROUP      4
 #define CMRS_SHORT_MEAN 96
@@ -38,10 +38,11 @@ typedef struct {
   PetscInt  height; /* 0: chosen from the row lengths at build time */
   PetscBool sort;   /* sort the entries of each strip by column */
   PetscBool pack;   /* pack the row in strip into the column index when the columns fit */
+  PetscInt  spw;    /* strips per warp, 1, 2 or 4; 0: chosen from the mean strip at build time */
   /* the matrix, on the device */
   CMRSArrays           d;
   int                 *perm; /* sorted only: CSR position of each entry, for value refreshes */
-  PetscInt             group; /* strips per warp: 1 or CMRS_GROUP */
+  PetscInt             group; /* strips per warp in use */
   PetscInt             longthreshold, nlong, nchunks;
   int                 *longstrips; /* nlong strips split into chunks */
   int                 *chunkptr;   /* nlong + 1: chunks of long strip l are [chunkptr[l], chunkptr[l+1]) */
@@ -292,12 +293,21 @@ static PetscErrorCode CMRSLaunch(const Mat_CMRS *cm, const PetscScalar *x, const
   const unsigned       blocks = CMRSBlocks((cm->d.nstrips + cm->group - 1) / cm->group + cm->nchunks);
 
   PetscFunctionBegin;
-  if (cm->group == CMRS_GROUP) {
-    if (y) cmrs_mult_kernel<H, PACKED, SORTED, true, CMRS_GROUP><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, y, z);
-    else cmrs_mult_kernel<H, PACKED, SORTED, false, CMRS_GROUP><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, NULL, z);
-  } else {
+  switch (cm->group) {
+  case 1:
     if (y) cmrs_mult_kernel<H, PACKED, SORTED, true, 1><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, y, z);
     else cmrs_mult_kernel<H, PACKED, SORTED, false, 1><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, NULL, z);
+    break;
+  case 2:
+    if (y) cmrs_mult_kernel<H, PACKED, SORTED, true, 2><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, y, z);
+    else cmrs_mult_kernel<H, PACKED, SORTED, false, 2><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, NULL, z);
+    break;
+  case 4:
+    if (y) cmrs_mult_kernel<H, PACKED, SORTED, true, 4><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, y, z);
+    else cmrs_mult_kernel<H, PACKED, SORTED, false, 4><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, NULL, z);
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMRS has no kernel for %" PetscInt_FMT " strips per warp", cm->group);
   }
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -525,7 +535,7 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   if (d->sorted) PetscCall(CMRSSortStrips(cm, csr->stream));
   PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->perm, csr->val, d->val, csr->stream));
   PetscCall(CMRSSplitLongStrips(cm, csr->stream));
-  cm->group = d->nnz <= CMRS_SHORT_MEAN * d->nstrips ? CMRS_GROUP : 1;
+  cm->group = cm->spw ? cm->spw : (d->nnz <= CMRS_SHORT_MEAN * d->nstrips ? CMRS_GROUP : 1);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -571,13 +581,14 @@ static PetscErrorCode CMRSCopyParams(const void *src, void *dst)
   b->height = a->height;
   b->sort   = a->sort;
   b->pack   = a->pack;
+  b->spw    = a->spw;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode CMRSSetFromOptions(void *fmt, PetscOptionItems *PetscOptionsObject)
 {
   Mat_CMRS *cm     = (Mat_CMRS *)fmt;
-  PetscInt  height = cm->height;
+  PetscInt  height = cm->height, spw;
   PetscBool set;
 
   PetscFunctionBegin;
@@ -585,6 +596,10 @@ static PetscErrorCode CMRSSetFromOptions(void *fmt, PetscOptionItems *PetscOptio
   if (set && height) PetscCall(CMRSCheckHeight(height));
   if (set) cm->height = height;
   PetscCall(PetscOptionsBool("-mat_cmrs_sort_columns", "Sort the entries of each strip by column", "MatCMRSSetSortColumns", cm->sort, &cm->sort, NULL));
+  spw = cm->spw;
+  PetscCall(PetscOptionsInt("-mat_cmrs_strips_per_warp", "Strips a warp loads at once: 1, 2 or 4; 0 chooses from the mean strip", "MATSEQCMRS", spw, &spw, NULL));
+  PetscCheck(spw == 0 || spw == 1 || spw == 2 || spw == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_cmrs_strips_per_warp %" PetscInt_FMT " is not one of 0, 1, 2, 4", spw);
+  cm->spw = spw;
   PetscCall(PetscOptionsBool("-mat_cmrs_pack_columns", "Pack the row in strip into the column index when the columns fit in 28 bits", "MATSEQCMRS", cm->pack, &cm->pack, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -595,7 +610,7 @@ static PetscErrorCode CMRSView(void *fmt, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "strip height %" PetscInt_FMT " (%s), %" PetscInt_FMT " strips\n", cm->d.height, cm->height ? "set" : "chosen from the mean row length", cm->d.nstrips));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " strip%s per warp\n", cm->group, cm->group > 1 ? "s" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " strip%s per warp (%s)\n", cm->group, cm->group > 1 ? "s" : "", cm->spw ? "set" : "chosen from the mean strip length"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "column indices %s; entries %s\n", cm->d.packed ? "packed with the row in strip (28-bit columns)" : "with a separate row-in-strip array",
                                    cm->d.sorted ? "sorted by column within strips" : "in CSR order"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; %" PetscInt_FMT " of %" PetscInt_FMT " rows nonempty\n", cm->stats.mean, cm->stats.stddev, cm->stats.maxlen,
@@ -637,6 +652,7 @@ MatGPUFormatOps MatCMRSOps = {"cmrs", "CMRS", MATSEQCMRS, CMRSCreate, CMRSDestro
 +  -mat_type cmrs - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
 .  -mat_cmrs_height <h> - rows per strip, 1, 2, 4, 8 or 16; 0 (default) chooses from the mean row length
 .  -mat_cmrs_sort_columns <bool> - sort the entries of each strip by column (default true: measured faster, see bench/README.md)
+.  -mat_cmrs_strips_per_warp <n> - strips a warp loads at once, 1, 2 or 4; 0 (default) chooses from the mean strip length
 -  -mat_cmrs_pack_columns <bool> - pack the row in strip into the column index when possible (default true)
 
    Level: beginner
