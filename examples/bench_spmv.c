@@ -598,17 +598,17 @@ typedef struct {
 
 static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], Mat Ahost, Mat Aref, Vec x, Vec y, Vec yref, PetscReal nrmref, Vec work, PetscBool *correct)
 {
-  char            prefix[32], *tname;
-  const char     *actual;
-  Mat             B;
-  PetscBool       isaij, issell, iscmrs, ours;
-  PetscLogDouble  t0, t1, build_s = 0.0;
-  PetscReal       first_s, err1, err2, err, *secs, *wall, median_s, min_s, max_s, wall_median_s;
-  PetscReal       model_bytes, fmt_bytes = -1.0, csr_bytes = -1.0;
-  PetscInt        height = -1;
-  cudaStream_t    stream;
-  cudaEvent_t     start, stop;
-  JSONLine       *line;
+  char           prefix[32], *tname;
+  const char    *actual;
+  Mat            B;
+  PetscBool      isaij, issell, iscmrs, ours;
+  PetscLogDouble t0, t1, build_s = 0.0;
+  PetscReal      first_s, err1, err2, err, *secs, *wall, median_s, min_s, max_s, wall_median_s;
+  PetscReal      model_bytes, fmt_bytes = -1.0, csr_bytes = -1.0;
+  PetscInt       height = -1;
+  cudaStream_t   stream;
+  cudaEvent_t    start, stop;
+  JSONLine      *line;
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "b%" PetscInt_FMT "_", k));

@@ -115,18 +115,18 @@ static PetscErrorCode AssembleLaplacian(Mat A, PetscInt dim, PetscInt N)
 
 int main(int argc, char **argv)
 {
-  MPI_Comm       comm;
-  Mat            A;
-  Vec            x, b, xexact, b2;
-  KSP            ksp;
-  PC             pc;
-  PetscInt       dim = 2, grid = 512, mult_reps = 50, its, rows;
-  char           file[PETSC_MAX_PATH_LEN] = "";
-  PetscBool      flg_file, flg_grid;
-  const char    *mtype;
-  MatInfo        info;
-  PetscReal      nrm_err, nrm_exact, flops;
-  PetscLogDouble t0, t1, t_setup, t_solve, t_mult;
+  MPI_Comm           comm;
+  Mat                A;
+  Vec                x, b, xexact, b2;
+  KSP                ksp;
+  PC                 pc;
+  PetscInt           dim = 2, grid = 512, mult_reps = 50, its, rows;
+  char               file[PETSC_MAX_PATH_LEN] = "";
+  PetscBool          flg_file, flg_grid;
+  const char        *mtype;
+  MatInfo            info;
+  PetscReal          nrm_err, nrm_exact, flops;
+  PetscLogDouble     t0, t1, t_setup, t_solve, t_mult;
   KSPConvergedReason reason;
 
   PetscFunctionBeginUser;

@@ -39,7 +39,7 @@ PetscErrorCode CSRCreate(PetscRandom rnd, PetscInt m, PetscInt n, const PetscInt
         PetscCall(PetscRandomGetValueReal(rnd, &r));
         c = PetscMin((PetscInt)(r * n), n - 1);
         if (!used[c]) {
-          used[c]            = PETSC_TRUE;
+          used[c]              = PETSC_TRUE;
           A->colind[k + got++] = c;
         }
       }

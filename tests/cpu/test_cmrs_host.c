@@ -131,8 +131,8 @@ static PetscErrorCode CheckEdgeCases(PetscRandom rnd, PetscInt *nmat, PetscInt *
 
   PetscFunctionBeginUser;
   PetscCall(PetscCalloc1(5000, &len));
-  PetscCall(CheckCase(rnd, 0, 7, len, PETSC_TRUE, nmat, nchecked)); /* no rows */
-  PetscCall(CheckCase(rnd, 9, 0, len, PETSC_TRUE, nmat, nchecked)); /* no columns */
+  PetscCall(CheckCase(rnd, 0, 7, len, PETSC_TRUE, nmat, nchecked));   /* no rows */
+  PetscCall(CheckCase(rnd, 9, 0, len, PETSC_TRUE, nmat, nchecked));   /* no columns */
   PetscCall(CheckCase(rnd, 37, 37, len, PETSC_TRUE, nmat, nchecked)); /* no entries */
   len[36] = 5;
   PetscCall(CheckCase(rnd, 37, 37, len, PETSC_TRUE, nmat, nchecked)); /* only the last row */

@@ -6,7 +6,7 @@ static const char help[] = "Registration of the petsc-gpuformats types and log e
 
 int main(int argc, char **argv)
 {
-  PetscBool explicit = PETSC_FALSE;
+  PetscBool explicit  = PETSC_FALSE;
   const char *types[] = {MATSEQCMRS, MATMPICMRS}, *events[] = {"CMRSBuild", "CMRSValues"};
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

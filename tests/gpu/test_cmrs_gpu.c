@@ -86,7 +86,7 @@ static PetscErrorCode CheckAgainstReference(Mat A, PetscBool pack, PetscBool sor
   PetscCall(VecSet(y, NAN));
   PetscCall(MatMult(A, x, y));
   PetscCall(MatCMRSGetHeight(A, &height));
-  if (!height) height = 1; /* an empty matrix has no format: any height of the reference gives zeros */
+  if (!height) height = 1;                                                         /* an empty matrix has no format: any height of the reference gives zeros */
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrows, &ia, &ja, &done)); /* MatRestoreRowIJ() zeroes nrows */
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetRowIJ");
   PetscCall(MatSeqAIJGetArrayRead(A, &a));

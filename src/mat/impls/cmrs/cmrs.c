@@ -34,8 +34,8 @@ PetscBool CMRSPackable(PetscInt n, PetscBool allow)
 }
 
 typedef struct {
-  PetscInt64    key; /* (column << CMRS_BITS) | row-in-strip */
-  PetscScalar   val;
+  PetscInt64  key; /* (column << CMRS_BITS) | row-in-strip */
+  PetscScalar val;
 } CMRSEntry;
 
 static int CMRSEntryCompare(const void *a, const void *b)

@@ -7,8 +7,8 @@
 */
 #include "../common/gpuformat.h"
 
-#define CMRS_BITS            4                       /* bits of the row-in-strip field of a packed index */
-#define CMRS_MAX_HEIGHT      (1 << CMRS_BITS)        /* 16 */
+#define CMRS_BITS            4                        /* bits of the row-in-strip field of a packed index */
+#define CMRS_MAX_HEIGHT      (1 << CMRS_BITS)         /* 16 */
 #define CMRS_MAX_PACKED_COLS (1u << (32 - CMRS_BITS)) /* columns that fit in the 28 upper bits */
 
 typedef struct {

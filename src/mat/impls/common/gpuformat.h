@@ -24,19 +24,19 @@ typedef void *cudaStream_t;
 
 /* Row-length statistics of a CSR matrix, computed on the device by the common layer before a build */
 typedef struct {
-  PetscInt       nnz;     /* entries */
-  PetscInt       nzrows;  /* rows with at least one entry */
-  PetscInt       maxlen;  /* longest row */
-  PetscLogDouble mean;    /* nnz / m */
-  PetscLogDouble stddev;  /* standard deviation of the row lengths */
+  PetscInt       nnz;    /* entries */
+  PetscInt       nzrows; /* rows with at least one entry */
+  PetscInt       maxlen; /* longest row */
+  PetscLogDouble mean;   /* nnz / m */
+  PetscLogDouble stddev; /* standard deviation of the row lengths */
 } MatGPUFormatRowStats;
 
 /* A read-only view of the device CSR owned by cuSPARSE; valid only during the call it is passed to */
 typedef struct {
-  PetscInt             m, n, nnz;  /* nnz > 0 and m > 0: empty matrices never reach a format */
-  const int           *rowptr; /* device, m+1 entries, never compressed */
-  const int           *colind; /* device, nnz */
-  const PetscScalar   *val;    /* device, nnz */
+  PetscInt             m, n, nnz; /* nnz > 0 and m > 0: empty matrices never reach a format */
+  const int           *rowptr;    /* device, m+1 entries, never compressed */
+  const int           *colind;    /* device, nnz */
+  const PetscScalar   *val;       /* device, nnz */
   MatGPUFormatRowStats stats;
   cudaStream_t         stream;
 } MatGPUFormatCSR;
@@ -57,10 +57,10 @@ typedef struct {
   PetscErrorCode (*build)(void *, const MatGPUFormatCSR *);
   PetscErrorCode (*refresh)(void *, const MatGPUFormatCSR *);
   PetscErrorCode (*mult)(void *, const PetscScalar *, const PetscScalar *, PetscScalar *, cudaStream_t);
-  PetscErrorCode (*reset)(void *);                      /* frees the device data, keeps the parameters */
-  PetscErrorCode (*view)(void *, PetscViewer);          /* ascii_info statistics */
-  PetscErrorCode (*memory)(void *, PetscLogDouble *);   /* device bytes held */
-  PetscLogEvent   event_build, event_values;            /* registered by PetscGPUFormatsInitializePackage() */
+  PetscErrorCode (*reset)(void *);                    /* frees the device data, keeps the parameters */
+  PetscErrorCode (*view)(void *, PetscViewer);        /* ascii_info statistics */
+  PetscErrorCode (*memory)(void *, PetscLogDouble *); /* device bytes held */
+  PetscLogEvent event_build, event_values;            /* registered by PetscGPUFormatsInitializePackage() */
 } MatGPUFormatOps;
 
 PETSC_INTERN PetscErrorCode MatGPUFormatRegister_Private(MatGPUFormatOps *);

@@ -28,7 +28,9 @@
 /*
    A warp may take 2 or 4 consecutive strips and issue all their loads at once (when each has at most
    32 CMRS_UNROLL entries; a longer one in the group sends the warp through the strips one by one). By
-   default it takes CMRS_GROUP when the mean strip has at most CMRS_SHORT_MEAN entries (bench/README.md).
+   default it takes CMRS_GROUP when the mean strip has at most CMRS_SHORT_MEAN entries and the row lengths
+   vary more than their mean (measured in bench/README.md: it pays where x gathers miss the caches, and
+   costs 5 to 20% on stencils, whose x stays in cache).
 */
 #define CMRS_GROUP      4
 #define CMRS_SHORT_MEAN 96
@@ -41,7 +43,7 @@ typedef struct {
   PetscInt  spw;    /* strips per warp, 1, 2 or 4; 0: chosen from the mean strip at build time */
   /* the matrix, on the device */
   CMRSArrays           d;
-  int                 *perm; /* sorted only: CSR position of each entry, for value refreshes */
+  int                 *perm;  /* sorted only: CSR position of each entry, for value refreshes */
   PetscInt             group; /* strips per warp in use */
   PetscInt             longthreshold, nlong, nchunks;
   int                 *longstrips; /* nlong strips split into chunks */
@@ -217,7 +219,7 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRS
 {
   __shared__ PetscScalar buf[CMRS_WARPS][H > 1 ? H * 32 : 1];
   const int              lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-  const long long        gw   = (long long)blockIdx.x * CMRS_WARPS + w;
+  const long long        gw      = (long long)blockIdx.x * CMRS_WARPS + w;
   const int              ngroups = (a.nstrips + NS - 1) / NS;
 
   if (gw >= a.nchunks && gw < (long long)a.nchunks + ngroups) {
@@ -289,7 +291,7 @@ static inline unsigned CMRSBlocks(long long warps)
 template <int H, bool PACKED, bool SORTED>
 static PetscErrorCode CMRSLaunch(const Mat_CMRS *cm, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
-  const CMRSKernelArgs a = {(int)cm->d.m, (int)cm->d.nstrips, (int)cm->nlong, (int)cm->nchunks, (int)cm->longthreshold, cm->d.strip_ptr, cm->d.colind, cm->d.rowin, cm->d.val, cm->longstrips, cm->chunkptr, cm->partial, cm->done};
+  const CMRSKernelArgs a      = {(int)cm->d.m, (int)cm->d.nstrips, (int)cm->nlong, (int)cm->nchunks, (int)cm->longthreshold, cm->d.strip_ptr, cm->d.colind, cm->d.rowin, cm->d.val, cm->longstrips, cm->chunkptr, cm->partial, cm->done};
   const unsigned       blocks = CMRSBlocks((cm->d.nstrips + cm->group - 1) / cm->group + cm->nchunks);
 
   PetscFunctionBegin;
@@ -394,13 +396,13 @@ __global__ static void cmrs_unwide_keys_kernel(int nnz, const unsigned long long
 }
 
 struct CMRSIsLong {
-  const int *strip_ptr;
-  int        threshold;
+  const int      *strip_ptr;
+  int             threshold;
   __device__ bool operator()(int s) const { return strip_ptr[s + 1] - strip_ptr[s] > threshold; }
 };
 
 struct CMRSChunks {
-  const int *strip_ptr;
+  const int     *strip_ptr;
   __device__ int operator()(int s) const { return (strip_ptr[s + 1] - strip_ptr[s] + CMRS_CHUNK - 1) / CMRS_CHUNK; }
 };
 
@@ -433,7 +435,7 @@ static PetscErrorCode CMRSReset(void *fmt)
 /* Sorts the entries of each strip by (column, row in strip); perm receives the CSR position of each entry */
 static PetscErrorCode CMRSSortStrips(Mat_CMRS *cm, cudaStream_t stream)
 {
-  CMRSArrays *d = &cm->d;
+  CMRSArrays *d   = &cm->d;
   const int   nnz = (int)d->nnz, nstrips = (int)d->nstrips;
   int        *iota;
   void       *tmp, *work = NULL;
@@ -474,7 +476,7 @@ static PetscErrorCode CMRSSortStrips(Mat_CMRS *cm, cudaStream_t stream)
 /* Finds the strips too long for one warp and lays out their chunks */
 static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
 {
-  CMRSArrays                    *d     = &cm->d;
+  CMRSArrays                    *d       = &cm->d;
   const int                      nstrips = (int)d->nstrips;
   const auto                     policy  = thrust::cuda::par.on(stream);
   thrust::counting_iterator<int> first(0);
@@ -535,7 +537,8 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   if (d->sorted) PetscCall(CMRSSortStrips(cm, csr->stream));
   PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->perm, csr->val, d->val, csr->stream));
   PetscCall(CMRSSplitLongStrips(cm, csr->stream));
-  cm->group = cm->spw ? cm->spw : (d->nnz <= CMRS_SHORT_MEAN * d->nstrips ? CMRS_GROUP : 1);
+  /* short strips of irregular rows (x gathers that miss the caches) want more loads in flight per warp */
+  cm->group = cm->spw ? cm->spw : (d->nnz <= CMRS_SHORT_MEAN * d->nstrips && csr->stats.stddev > csr->stats.mean ? CMRS_GROUP : 1);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
