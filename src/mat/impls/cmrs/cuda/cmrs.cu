@@ -30,7 +30,7 @@
    32 CMRS_UNROLL entries; a longer one in the group sends the warp through the strips one by one). By
    default it takes CMRS_GROUP when the mean strip has at most CMRS_SHORT_MEAN entries and the row lengths
    vary more than their mean (measured in bench/README.md: it pays where x gathers miss the caches, and
-   costs 5 to 20% on stencils, whose x stays in cache).
+   costs 9 to 25% on stencils, whose x stays in cache).
 */
 #define CMRS_GROUP      4
 #define CMRS_SHORT_MEAN 96
