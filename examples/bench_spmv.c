@@ -1,6 +1,6 @@
 static char help[] = "SpMV benchmark: times MatMult() of one matrix stored in a list of GPU matrix types.\n\
 Prints one JSON record per type on stdout (lines start with '{').\n\
-  -matrix <lap2d5,lap3d7,lap3d27,banded,longrows,file> : matrix generator (or -f <file> with -matrix file)\n\
+  -matrix <lap2d5,lap3d7,lap3d27,banded,longrows,rmat,file> : matrix generator (or -f <file> with -matrix file)\n\
   -grid <N>          : grid points per direction of the Laplacians\n\
   -rows <M> -width <W> : banded matrix with W consecutive columns per row\n\
   -rows <M> -short_len <S> -long_rows <L> -long_len <K> : S entries per row, L rows with K entries\n\
@@ -11,7 +11,7 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
    bench_spmv - SpMV benchmark of the GPU matrix types of petsc-gpuformats against MATSEQAIJCUSPARSE
 
    Synopsis:
-     bench_spmv [-matrix lap2d5|lap3d7|lap3d27|banded|longrows|file] [-grid N] [-rows M] [-width W]
+     bench_spmv [-matrix lap2d5|lap3d7|lap3d27|banded|longrows|rmat|file] [-grid N] [-rows M] [-width W]
                 [-short_len S] [-long_rows L] [-long_len K] [-f file] [-seed s]
                 [-types aijcusparse,cmrs,cmrs/mat_cmrs_height=8,sellcuda] [-tol t]
                 [-warmup n] [-batches b] [-reps r] [-bw_mib mib] [-bw_reps n] [-json_out file]
@@ -66,9 +66,10 @@ typedef enum {
   MATRIX_LAP3D27,
   MATRIX_BANDED,
   MATRIX_LONGROWS,
+  MATRIX_RMAT,
   MATRIX_FILE
 } MatrixKind;
-static const char *const MatrixKinds[] = {"lap2d5", "lap3d7", "lap3d27", "banded", "longrows", "file"};
+static const char *const MatrixKinds[] = {"lap2d5", "lap3d7", "lap3d27", "banded", "longrows", "rmat", "file"};
 #define NUM_MATRIX_KINDS ((PetscInt)(sizeof(MatrixKinds) / sizeof(MatrixKinds[0])))
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -365,6 +366,71 @@ static PetscErrorCode GenerateBanded(PetscInt M, PetscInt W, PetscRandom rnd, Ma
     PetscCall(MatSetValues(*A, 1, &i, W, cols, vals, INSERT_VALUES));
   }
   PetscCall(PetscFree2(cols, vals));
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  R-MAT (Kronecker) power-law graph with the Graph500 parameters a = 0.57, b = c = 0.19, d = 0.05:
+  2^scale vertices, edge_factor x 2^scale directed edges, each placed by choosing a quadrant per bit;
+  vertex labels are then permuted at random (as Graph500 does) and repeated edges dropped. Values are
+  uniform in [-1, 1].
+*/
+static PetscErrorCode GenerateRMAT(PetscInt scale, PetscInt edge_factor, PetscRandom rnd, Mat *A)
+{
+  const PetscReal a = 0.57, b = 0.19, c = 0.19;
+  const PetscInt  N = (PetscInt)1 << scale;
+  PetscInt64      E, nuniq = 0;
+  PetscInt64     *keys;
+  PetscInt       *label, *nnzrow, *cols;
+  PetscReal      *r;
+  PetscScalar    *vals;
+
+  PetscFunctionBeginUser;
+  PetscCheck(scale >= 1 && scale <= 28, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-scale must be in [1, 28], not %" PetscInt_FMT, scale);
+  E = (PetscInt64)edge_factor << scale;
+  PetscCall(CheckFitsInt(E, "number of edges"));
+  PetscCall(PetscMalloc3(E, &keys, N, &label, scale, &r));
+  for (PetscInt i = 0; i < N; i++) label[i] = i;
+  for (PetscInt i = N - 1; i > 0; i--) { /* Fisher-Yates */
+    PetscInt j, t;
+
+    PetscCall(RandomIndex(rnd, i + 1, &j));
+    t        = label[i];
+    label[i] = label[j];
+    label[j] = t;
+  }
+  for (PetscInt64 e = 0; e < E; e++) {
+    PetscInt i = 0, j = 0;
+
+    PetscCall(PetscRandomGetValuesReal(rnd, scale, r));
+    for (PetscInt bit = 0; bit < scale; bit++) {
+      const PetscInt ib = r[bit] >= a + b, jb = (r[bit] >= a && r[bit] < a + b) || r[bit] >= a + b + c;
+
+      i = (i << 1) | ib;
+      j = (j << 1) | jb;
+    }
+    keys[e] = (PetscInt64)label[i] * N + label[j];
+  }
+  PetscCall(PetscSortInt64((PetscCount)E, keys));
+  for (PetscInt64 e = 0; e < E; e++)
+    if (e == 0 || keys[e] != keys[e - 1]) keys[nuniq++] = keys[e];
+  PetscCall(PetscCalloc1(N, &nnzrow));
+  for (PetscInt64 e = 0; e < nuniq; e++) nnzrow[keys[e] / N]++;
+  PetscCall(CreatePreallocated(N, N, nnzrow, A));
+  PetscCall(PetscMalloc2(N, &cols, N, &vals));
+  for (PetscInt64 e = 0; e < nuniq;) {
+    const PetscInt row = (PetscInt)(keys[e] / N);
+    PetscInt       len = 0;
+
+    for (; e < nuniq && keys[e] / N == row; e++) cols[len++] = (PetscInt)(keys[e] % N);
+    PetscCall(RandomSigned(rnd, len, vals));
+    PetscCall(MatSetValues(*A, 1, &row, len, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(PetscFree2(cols, vals));
+  PetscCall(PetscFree(nnzrow));
+  PetscCall(PetscFree3(keys, label, r));
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -759,7 +825,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
 int main(int argc, char **argv)
 {
   BenchCtx              ctx;
-  PetscInt              kind = MATRIX_LAP2D5, grid = 2048, rows = 1000000, width = 50, short_len = 4, long_rows = 4, long_len = 100000, seed = 0, bw_mib = 1024, bw_reps = 20;
+  PetscInt              kind = MATRIX_LAP2D5, grid = 2048, rows = 1000000, width = 50, short_len = 4, long_rows = 4, long_len = 100000, seed = 0, scale = 20, edge_factor = 16, bw_mib = 1024, bw_reps = 20;
   char                  file[PETSC_MAX_PATH_LEN] = "", types[TYPES_MAX_LEN] = "aijcusparse,cmrs", json_out[PETSC_MAX_PATH_LEN] = "";
   PetscBool             flg_file, flg_json;
   PetscRandom           rnd;
@@ -798,6 +864,7 @@ int main(int argc, char **argv)
   case MATRIX_LONGROWS:
     rows = 1000000;
     break;
+  case MATRIX_RMAT:
   case MATRIX_FILE:
     break;
   }
@@ -807,6 +874,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBoundedInt("-short_len", "Entries per ordinary row (longrows)", NULL, short_len, &short_len, NULL, 1));
   PetscCall(PetscOptionsBoundedInt("-long_rows", "Number of long rows (longrows)", NULL, long_rows, &long_rows, NULL, 0));
   PetscCall(PetscOptionsBoundedInt("-long_len", "Entries per long row (longrows)", NULL, long_len, &long_len, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-scale", "log2 of the number of vertices (rmat)", NULL, scale, &scale, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-edge_factor", "Edges per vertex before duplicates are dropped (rmat)", NULL, edge_factor, &edge_factor, NULL, 1));
   PetscCall(PetscOptionsString("-f", "PETSc binary matrix file (with -matrix file)", NULL, file, file, sizeof(file), &flg_file));
   PetscCall(PetscOptionsBoundedInt("-seed", "Seed of the random values", NULL, seed, &seed, NULL, 0));
   PetscCall(PetscOptionsString("-types", "Comma separated list of type[/option=value...] entries", NULL, types, types, sizeof(types), NULL));
@@ -855,6 +924,10 @@ int main(int argc, char **argv)
   case MATRIX_LONGROWS:
     PetscCall(GenerateLongRows(rows, short_len, long_rows, long_len, rnd, &Ahost));
     PetscCall(PetscSNPrintf(ctx.params, sizeof(ctx.params), "rows=%" PetscInt_FMT " short_len=%" PetscInt_FMT " long_rows=%" PetscInt_FMT " long_len=%" PetscInt_FMT " seed=%" PetscInt_FMT, rows, short_len, long_rows, long_len, seed));
+    break;
+  case MATRIX_RMAT:
+    PetscCall(GenerateRMAT(scale, edge_factor, rnd, &Ahost));
+    PetscCall(PetscSNPrintf(ctx.params, sizeof(ctx.params), "scale=%" PetscInt_FMT " edge_factor=%" PetscInt_FMT " seed=%" PetscInt_FMT, scale, edge_factor, seed));
     break;
   case MATRIX_FILE: {
     char *base;

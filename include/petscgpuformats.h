@@ -16,12 +16,26 @@ M*/
 #define MATSEQCMRS "seqaijcusparsecmrs"
 #define MATMPICMRS "mpiaijcusparsecmrs"
 
+/*MC
+   MATSELLCS - "sellcs" - root name of the SELL-C-sigma GPU matrix type.
+   It resolves to `MATSEQSELLCS` on one MPI process.
+
+   Level: beginner
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQSELLCS`, `MATSEQAIJCUSPARSE`
+M*/
+#define MATSELLCS    "sellcs"
+#define MATSEQSELLCS "seqaijcusparsesellcs"
+#define MATMPISELLCS "mpiaijcusparsesellcs"
+
 PETSC_EXTERN PetscErrorCode PetscGPUFormatsInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGPUFormatsFinalizePackage(void);
 
 PETSC_EXTERN PetscErrorCode MatCMRSSetHeight(Mat, PetscInt);
 PETSC_EXTERN PetscErrorCode MatCMRSGetHeight(Mat, PetscInt *);
 PETSC_EXTERN PetscErrorCode MatCMRSSetSortColumns(Mat, PetscBool);
+
+PETSC_EXTERN PetscErrorCode MatSELLCSGetParameters(Mat, PetscInt *, PetscInt *, PetscInt *);
 
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetDeviceMemory(Mat, PetscLogDouble *, PetscLogDouble *);
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetBuildTime(Mat, PetscLogDouble *);

@@ -1,9 +1,9 @@
-static const char help[] = "KSP solves with MATSEQCMRS take the iterations of aijcusparse.\n";
+static const char help[] = "KSP solves with the petsc-gpuformats types take the iterations of aijcusparse.\n";
 
 /*
    CG on a 2D Laplacian and unrestarted GMRES on a nonsymmetric convection-diffusion-reaction matrix, both with Jacobi, once
-   with aijcusparse and once with CMRS: the iteration counts must be equal and the solutions agree to
-   the solver tolerance.
+   with aijcusparse and once with each type of the plugin: the iteration counts must be equal and the
+   solutions agree to the solver tolerance.
 */
 #include <petscksp.h>
 #include <petscgpuformats.h>
@@ -65,7 +65,7 @@ static PetscErrorCode Solve(Mat H, MatType type, KSPType ksptype, Vec *x, PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Compare(PetscInt N, PetscReal c, PetscReal r, KSPType ksptype)
+static PetscErrorCode Compare(PetscInt N, PetscReal c, PetscReal r, KSPType ksptype, MatType type)
 {
   Mat       H;
   Vec       xref, x;
@@ -75,12 +75,12 @@ static PetscErrorCode Compare(PetscInt N, PetscReal c, PetscReal r, KSPType kspt
   PetscFunctionBeginUser;
   PetscCall(Operator(N, c, r, &H));
   PetscCall(Solve(H, MATSEQAIJCUSPARSE, ksptype, &xref, &itref));
-  PetscCall(Solve(H, MATCMRS, ksptype, &x, &it));
+  PetscCall(Solve(H, type, ksptype, &x, &it));
   PetscCall(VecAXPY(x, -1.0, xref));
   PetscCall(VecNorm(x, NORM_2, &diff));
   PetscCall(VecNorm(xref, NORM_2, &nrm));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s on %" PetscInt_FMT "^2 grid: aijcusparse %" PetscInt_FMT " iterations, cmrs %" PetscInt_FMT ", solutions differ by %.2e\n", ksptype, N, itref, it, (double)(diff / nrm)));
-  PetscCheck(it == itref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " iterations with cmrs, %" PetscInt_FMT " with aijcusparse", ksptype, it, itref);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s on %" PetscInt_FMT "^2 grid: aijcusparse %" PetscInt_FMT " iterations, %s %" PetscInt_FMT ", solutions differ by %.2e\n", ksptype, N, itref, type, it, (double)(diff / nrm)));
+  PetscCheck(it == itref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %" PetscInt_FMT " iterations with %s, %" PetscInt_FMT " with aijcusparse", ksptype, it, type, itref);
   PetscCheck(diff <= 1e-7 * nrm, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: solutions differ by %g", ksptype, (double)(diff / nrm));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&xref));
@@ -92,8 +92,10 @@ int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUFormatsInitializePackage());
-  PetscCall(Compare(300, 0.0, 0.0, KSPCG));
-  PetscCall(Compare(300, 2.0, 2.0, KSPGMRES));
+  PetscCall(Compare(300, 0.0, 0.0, KSPCG, MATCMRS));
+  PetscCall(Compare(300, 2.0, 2.0, KSPGMRES, MATCMRS));
+  PetscCall(Compare(300, 0.0, 0.0, KSPCG, MATSELLCS));
+  PetscCall(Compare(300, 2.0, 2.0, KSPGMRES, MATSELLCS));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -1,15 +1,19 @@
 /* Registration of the petsc-gpuformats matrix types, explicitly or through -dll_append */
 #include "../impls/cmrs/cmrs.h"
+#include "../impls/sellcs/sellcs.h"
 
 PETSC_INTERN PetscErrorCode MatGPUFormatRegisterReset_Private(void);
 
 static PetscBool PetscGPUFormatsPackageInitialized = PETSC_FALSE;
 
 /* Parallel types arrive with the MPI support; until then a clear error instead of PETSc's unknown type */
-static PetscErrorCode MatCreate_MPICMRS(Mat A)
+static PetscErrorCode MatCreate_MPIGPUFormat_Unavailable(Mat A)
 {
+  PetscMPIInt size;
+
   PetscFunctionBegin;
-  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Matrix type %s (%s on more than one MPI process) is not available yet: use %s on one process, or %s", MATMPICMRS, MATCMRS, MATCMRS, MATMPIAIJCUSPARSE);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The petsc-gpuformats matrix types run on one MPI process for now (this matrix has %d); use %s on several", size, MATMPIAIJCUSPARSE);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -30,7 +34,7 @@ PetscErrorCode PetscGPUFormatsFinalizePackage(void)
 }
 
 /*@C
-  PetscGPUFormatsInitializePackage - Registers the matrix types of petsc-gpuformats (`MATCMRS`) and their
+  PetscGPUFormatsInitializePackage - Registers the matrix types of petsc-gpuformats (`MATCMRS`, `MATSELLCS`) and their
   log events; safe to call more than once
 
   Not Collective
@@ -51,7 +55,11 @@ PetscErrorCode PetscGPUFormatsInitializePackage(void)
   PetscCall(MatGPUFormatRegister_Private(&MatCMRSOps));
   PetscCall(MatRegisterRootName(MATCMRS, MATSEQCMRS, MATMPICMRS));
   PetscCall(MatRegister(MATSEQCMRS, MatCreate_SeqCMRS));
-  PetscCall(MatRegister(MATMPICMRS, MatCreate_MPICMRS));
+  PetscCall(MatRegister(MATMPICMRS, MatCreate_MPIGPUFormat_Unavailable));
+  PetscCall(MatGPUFormatRegister_Private(&MatSELLCSOps));
+  PetscCall(MatRegisterRootName(MATSELLCS, MATSEQSELLCS, MATMPISELLCS));
+  PetscCall(MatRegister(MATSEQSELLCS, MatCreate_SeqSELLCS));
+  PetscCall(MatRegister(MATMPISELLCS, MatCreate_MPIGPUFormat_Unavailable));
   PetscCall(PetscRegisterFinalize(PetscGPUFormatsFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# run_issue2.sh - SpMV benchmark of issue 2: CMRS (several heights) against cuSPARSE CSR and PETSc SELL.
+# run_suite.sh - SpMV benchmark suites: run_suite.sh cmrs (issue 2) or run_suite.sh sellcs (issue 3).
 #
 # Run on a GPU host from the project root after the build:
-#   bench/run_issue2.sh
-#   python3 bench/report.py bench/results/issue2.jsonl
+#   bench/run_suite.sh cmrs
+#   python3 bench/report.py bench/results/cmrs.jsonl
 #
 # Environment:
 #   BENCH         bench_spmv binary (default build-gpu/examples/bench_spmv)
-#   OUT           output folder (default bench/results); records go to $OUT/issue2.jsonl and the
-#                 full console output to $OUT/issue2.log
+#   OUT           output folder (default bench/results); records go to $OUT/SUITE.jsonl and the
+#                 full console output to $OUT/SUITE.log
 #   SELL_TIMEOUT  seconds allowed for one sellcuda run (default 60); PETSc converts AIJ to SELL
 #                 entry by entry, which can be slow for large matrices
 #   BENCH_ARGS    extra options for every bench_spmv run, e.g. "-batches 3 -reps 50"
-#   APPEND        set to 1 to append to an existing issue2.jsonl instead of starting it afresh
+#   APPEND        set to 1 to append to an existing SUITE.jsonl instead of starting it afresh
 #
 # A bench run that fails is recorded as {"matrix": ..., "status": "failed", "rc": N} and the script goes
 # on; it exits nonzero at the end if any run failed. A sellcuda run that exceeds SELL_TIMEOUT is recorded
@@ -24,30 +24,46 @@ OUT_DIR=${OUT:-bench/results}
 SELL_TIMEOUT=${SELL_TIMEOUT:-60}
 BENCH_ARGS=${BENCH_ARGS:-}
 APPEND=${APPEND:-0}
-RESULTS="$OUT_DIR/issue2.jsonl"
-LOG="$OUT_DIR/issue2.log"
+SUITE=${1:-cmrs}
+RESULTS="$OUT_DIR/$SUITE.jsonl"
+LOG="$OUT_DIR/$SUITE.log"
 
 # timeout(1) exits with 124 when the limit expired and the command ended on SIGTERM
 TIMEOUT_RC=124
 # grace period before timeout(1) sends SIGKILL to a run that ignores SIGTERM
 KILL_AFTER_S=10
 
-TYPES="aijcusparse,cmrs,cmrs/mat_cmrs_sort_columns=0"
-for h in 1 2 4 8 16; do
-  TYPES+=",cmrs/mat_cmrs_height=$h"
-done
-
-# "<generator> <options>": the first word is the matrix name that bench_spmv records
-MATRICES=(
-  "lap3d27 -grid 100"
-  "banded -rows 2000000 -width 50"
-  "longrows -rows 1000000 -long_rows 4 -long_len 100000"
-  "longrows -rows 4000000 -long_rows 4 -long_len 100000"
-  "lap2d5 -grid 2048"
-)
+case $SUITE in
+cmrs) # issue 2: CMRS against cuSPARSE CSR and PETSc's SELL
+  TYPES="aijcusparse,cmrs,cmrs/mat_cmrs_sort_columns=0"
+  for h in 1 2 4 8 16; do TYPES+=",cmrs/mat_cmrs_height=$h"; done
+  MATRICES=(
+    "lap3d27 -grid 100"
+    "banded -rows 2000000 -width 50"
+    "longrows -rows 1000000 -long_rows 4 -long_len 100000"
+    "longrows -rows 4000000 -long_rows 4 -long_len 100000"
+    "lap2d5 -grid 2048"
+  )
+  ;;
+sellcs) # issue 3: SELL-C-sigma, its sigma, threads per row and C, against cuSPARSE, CMRS and PETSc's SELL
+  TYPES="aijcusparse,sellcs,cmrs"
+  for s in 1 32 256 1024 8192; do TYPES+=",sellcs/mat_sellcs_sigma=$s"; done
+  for t in 1 2 4 8; do TYPES+=",sellcs/mat_sellcs_threads_per_row=$t"; done
+  for c in 8 16; do TYPES+=",sellcs/mat_sellcs_c=$c"; done
+  MATRICES=(
+    "lap2d5 -grid 2048"
+    "lap3d7 -grid 160"
+    "rmat -scale 20 -edge_factor 16"
+  )
+  ;;
+*)
+  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs)" >&2
+  exit 2
+  ;;
+esac
 
 if [[ ! -x $BENCH ]]; then
-  echo "run_issue2.sh: $BENCH is not an executable; build first or set BENCH=..." >&2
+  echo "run_suite.sh: $BENCH is not an executable; build first or set BENCH=..." >&2
   exit 2
 fi
 mkdir -p "$OUT_DIR"
@@ -117,6 +133,6 @@ done
 
 echo "Records in $RESULTS, console output in $LOG"
 if ((failures > 0)); then
-  echo "run_issue2.sh: $failures bench run(s) failed" >&2
+  echo "run_suite.sh: $failures bench run(s) failed" >&2
   exit 1
 fi

@@ -1,21 +1,167 @@
-static const char help[] = "MATSEQCMRS on the GPU: against its host reference and against aijcusparse, through state changes and conversions.\n";
+static const char help[] = "A petsc-gpuformats type on the GPU: against its host reference and against aijcusparse, through state changes and conversions.\n"
+                           "  -format cmrs|sellcs: the type to test\n";
 
 /*
+   One program for every format: a descriptor (Format below) names the type, its parameter variants, its
+   host reference and an option to check.
    1. Device product against the host reference of the same format, bitwise on integer data, for every
-      height, both orders, both index layouts and every number of strips per warp, on random and edge-case matrices (empty, empty rows, a
+      variant of the format's parameters, on random and edge-case matrices (empty, empty rows, a
       100,000-entry row, m < 32, rectangular), with y poisoned by NaN; MatMultAdd with y != z and y == z.
    2. MatMultEqual, MatMultAddEqual, MatMultTransposeEqual, MatMultTransposeAddEqual against aijcusparse.
    3. Values changed (host MatSetValues, device MatScale) and nonzeros added after the first product:
       the product follows, through a values-only refresh and a rebuild respectively (counted by log events).
    4. Conversions: in place, initial and reuse, from seqaij and seqaijcusparse and back; MatSetType on an
       assembled aijcusparse matrix; MatDuplicate, MatCopy and MatBindToCPU keep the type.
-   5. Options and errors: -mat_cmrs_height, a bad height, host vectors.
+   5. Options and errors: a valid and two out-of-range options of the format, host vectors.
 */
 #include <petscgpuformats.h>
 #include <cmrs/cmrs.h>
+#include <sellcs/sellcs.h>
 #include "../common/testcsr.h"
 
 static PetscRandom rnd;
+
+typedef struct {
+  const char *root;                                                                                                                                   /* MATCMRS */
+  MatType     type;                                                                                                                                   /* MATSEQCMRS */
+  const char *title;                                                                                                                                  /* log events <title>Build, <title>Values */
+  PetscInt    nvariants;                                                                                                                              /* parameter combinations */
+  PetscErrorCode (*setvariant)(PetscInt, char *, size_t);                                                                                             /* options of variant v */
+  PetscErrorCode (*resetvariant)(void);                                                                                                               /* back to the defaults */
+  PetscErrorCode (*reference)(Mat, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *); /* host product */
+  const char *option, *value;                                                                                                                         /* a valid option (after the prefix -t_), checked by checkoption() */
+  PetscErrorCode (*checkoption)(Mat);
+  const char *badoption, *badvalue, *badoption2, *badvalue2; /* out-of-range options */
+} Format;
+
+/* ------------------------------------------------------------------ CMRS */
+static const char *cmrs_heights[] = {"0", "1", "2", "4", "8", "16"}, *cmrs_spw[] = {"0", "1", "2", "4"};
+static PetscBool   cmrs_pack = PETSC_TRUE, cmrs_sort = PETSC_TRUE;
+
+/* variant v: height x packing x sorting x strips per warp */
+static PetscErrorCode CMRSVariant(PetscInt v, char *desc, size_t len)
+{
+  const char *h = cmrs_heights[v % 6], *spw = cmrs_spw[(v / 24) % 4];
+
+  PetscFunctionBeginUser;
+  cmrs_pack = (PetscBool)((v / 6) % 2 == 0);
+  cmrs_sort = (PetscBool)((v / 12) % 2 == 1);
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_height", h));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_pack_columns", cmrs_pack ? "1" : "0"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_sort_columns", cmrs_sort ? "1" : "0"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_strips_per_warp", spw));
+  PetscCall(PetscSNPrintf(desc, len, "height %s, %s, %s, strips per warp %s", h, cmrs_pack ? "packed" : "separate row array", cmrs_sort ? "sorted" : "CSR order", spw));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CMRSResetVariant(void)
+{
+  PetscFunctionBeginUser;
+  cmrs_pack = cmrs_sort = PETSC_TRUE;
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_height"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_pack_columns"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_sort_columns"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_strips_per_warp"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CMRSReference(Mat A, const PetscInt *ia, const PetscInt *ja, const PetscScalar *a, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
+{
+  PetscInt   m, n, height;
+  CMRSArrays F;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(A, &m, &n));
+  PetscCall(MatCMRSGetHeight(A, &height));
+  if (!height) height = 1; /* an empty matrix has no format: any height of the reference gives zeros */
+  PetscCall(CMRSBuildHost(m, n, ia, ja, a, height, cmrs_pack, cmrs_sort, &F));
+  PetscCall(CMRSMultHost(&F, x, y, z));
+  PetscCall(CMRSDestroyHost(&F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CMRSCheckOption(Mat A)
+{
+  PetscInt height;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCMRSGetHeight(A, &height));
+  PetscCheck(height == 8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-t_mat_cmrs_height 8 gave height %" PetscInt_FMT, height);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ SELL-C-sigma */
+static const char    *sell_c[] = {"4", "8", "16", "32"}, *sell_t[] = {"0", "1", "2", "4", "32"};
+static const PetscInt sell_sigma_chunks[] = {0, 1, 8, 4096}; /* sigma in chunks of C; 0: automatic, 4096: past m */
+
+/* variant v: C x sigma x threads per row; sigma = 1 for the first of each C */
+static PetscErrorCode SELLCSVariant(PetscInt v, char *desc, size_t len)
+{
+  const char *C = sell_c[v % 4], *T = sell_t[(v / 16) % 5];
+  PetscInt    s = (v / 4) % 4, sigma;
+  char        sig[32];
+
+  PetscFunctionBeginUser;
+  sigma = s == 0 ? 0 : (s == 1 ? 1 : sell_sigma_chunks[s] * atoi(C));
+  PetscCall(PetscSNPrintf(sig, sizeof(sig), "%" PetscInt_FMT, sigma));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_sellcs_c", C));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_sellcs_sigma", sig));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_sellcs_threads_per_row", T));
+  PetscCall(PetscSNPrintf(desc, len, "C %s, sigma %s, threads per row %s", C, sig, T));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SELLCSResetVariant(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_c"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_sigma"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_threads_per_row"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SELLCSReference(Mat A, const PetscInt *ia, const PetscInt *ja, const PetscScalar *a, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
+{
+  PetscInt     m, n, C, sigma;
+  SELLCSArrays F;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(A, &m, &n));
+  PetscCall(MatSELLCSGetParameters(A, &C, &sigma, NULL));
+  if (!sigma) sigma = 1; /* an empty matrix has no format */
+  PetscCall(SELLCSBuildHost(m, n, ia, ja, a, C, sigma, &F));
+  PetscCall(SELLCSMultHost(&F, x, y, z));
+  PetscCall(SELLCSDestroyHost(&F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SELLCSCheckOption(Mat A)
+{
+  PetscInt C;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatSELLCSGetParameters(A, &C, NULL, NULL));
+  PetscCheck(C == 16, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-t_mat_sellcs_c 16 gave C = %" PetscInt_FMT, C);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const Format formats[] = {
+    {MATCMRS,   MATSEQCMRS,   "CMRS",   96, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height", "8",  CMRSCheckOption,   "mat_cmrs_height", "3",  "mat_cmrs_strips_per_warp",   "3"},
+    {MATSELLCS, MATSEQSELLCS, "SELLCS", 80, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",    "16", SELLCSCheckOption, "mat_sellcs_c",    "12", "mat_sellcs_threads_per_row", "3"},
+};
+static const Format *fmt;
+
+/* PETSc options of the format, with the test's prefix t_ */
+static PetscErrorCode SetTestOption(const char *name, const char *value)
+{
+  char opt[128];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-t_%s", name));
+  if (value) PetscCall(PetscOptionsSetValue(NULL, opt, value));
+  else PetscCall(PetscOptionsClearValue(NULL, opt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode FillInteger(Vec v, PetscInt lo, PetscInt hi)
 {
@@ -62,22 +208,21 @@ static PetscErrorCode CheckEqual(Vec v, const PetscScalar *ref, const char *what
 }
 
 /*
-   The device products of A (a MATSEQCMRS with integer values) against the host reference built from A's
-   own host CSR with the height the device used.
+   The device products of A (integer values) against the host reference of the format, built from A's own
+   host CSR with the parameters the device used.
 */
-static PetscErrorCode CheckAgainstReference(Mat A, PetscBool pack, PetscBool sort, const char *what)
+static PetscErrorCode CheckAgainstReference(Mat A, const char *what)
 {
   Vec                x, y, w, z;
   const PetscInt    *ia, *ja;
   const PetscScalar *a, *xa, *wa;
   PetscScalar       *ref;
-  PetscInt           m, n, nrows, height;
+  PetscInt           m, nrows;
   PetscBool          done;
-  CMRSArrays         F;
   char               msg[256];
 
   PetscFunctionBeginUser;
-  PetscCall(MatGetSize(A, &m, &n));
+  PetscCall(MatGetLocalSize(A, &m, NULL));
   PetscCall(MatCreateVecs(A, &x, &y));
   PetscCall(VecDuplicate(y, &w));
   PetscCall(VecDuplicate(y, &z));
@@ -85,31 +230,27 @@ static PetscErrorCode CheckAgainstReference(Mat A, PetscBool pack, PetscBool sor
   PetscCall(FillInteger(w, -5, 5));
   PetscCall(VecSet(y, NAN));
   PetscCall(MatMult(A, x, y));
-  PetscCall(MatCMRSGetHeight(A, &height));
-  if (!height) height = 1;                                                         /* an empty matrix has no format: any height of the reference gives zeros */
+  PetscCall(PetscMalloc1(m, &ref));
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrows, &ia, &ja, &done)); /* MatRestoreRowIJ() zeroes nrows */
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatGetRowIJ");
   PetscCall(MatSeqAIJGetArrayRead(A, &a));
-  PetscCall(CMRSBuildHost(m, n, ia, ja, a, height, pack, sort, &F));
-  PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
-  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrows, &ia, &ja, &done));
-  PetscCall(PetscMalloc1(m, &ref));
   PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayRead(w, &wa));
-  PetscCall(CMRSMultHost(&F, xa, NULL, ref));
-  PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s, height %" PetscInt_FMT ": MatMult", what, height));
+  PetscCall(fmt->reference(A, ia, ja, a, xa, NULL, ref));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: MatMult", what));
   PetscCall(CheckEqual(y, ref, msg));
-  PetscCall(CMRSMultHost(&F, xa, wa, ref));
+  PetscCall(VecGetArrayRead(w, &wa));
+  PetscCall(fmt->reference(A, ia, ja, a, xa, wa, ref));
   PetscCall(VecRestoreArrayRead(w, &wa));
   PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &nrows, &ia, &ja, &done));
   PetscCall(VecSet(z, NAN));
   PetscCall(MatMultAdd(A, x, w, z));
-  PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s, height %" PetscInt_FMT ": MatMultAdd", what, height));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: MatMultAdd", what));
   PetscCall(CheckEqual(z, ref, msg));
   PetscCall(MatMultAdd(A, x, w, w)); /* y == z, as the MPI product calls it */
-  PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s, height %" PetscInt_FMT ": MatMultAdd with y == z", what, height));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: MatMultAdd with y == z", what));
   PetscCall(CheckEqual(w, ref, msg));
-  PetscCall(CMRSDestroyHost(&F));
   PetscCall(PetscFree(ref));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
@@ -150,36 +291,24 @@ static PetscErrorCode CheckType(Mat A, MatType type, const char *what)
 /* 1 and 2: one matrix, every variant of the format */
 static PetscErrorCode CheckMatrix(PetscInt m, PetscInt n, const PetscInt *len, const char *what)
 {
-  const PetscInt heights[] = {0, 1, 2, 4, 8, 16};
-  const char    *spw[]     = {"0", "1", "2", "4"};
-  CSR            csr;
-  Mat            H, A, B;
-  char           msg[256];
+  CSR  csr;
+  Mat  H, A, B;
+  char msg[256], desc[128];
 
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "checking %s\n", what));
   PetscCall(CSRCreate(rnd, m, n, len, PETSC_TRUE, &csr));
   PetscCall(CSRToMat(&csr, &H));
   PetscCall(MatConvert(H, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
-  PetscCall(MatConvert(H, MATSEQCMRS, MAT_INITIAL_MATRIX, &A));
-  PetscCall(CheckType(A, MATSEQCMRS, what));
-  for (size_t hi = 0; hi < PETSC_STATIC_ARRAY_LENGTH(heights); hi++) {
-    for (int pack = 1; pack >= 0; pack--) {
-      for (int sort = 0; sort < 2; sort++) {
-        for (size_t si = 0; si < PETSC_STATIC_ARRAY_LENGTH(spw); si++) {
-          PetscCall(MatCMRSSetHeight(A, heights[hi]));
-          PetscCall(MatCMRSSetSortColumns(A, (PetscBool)sort));
-          PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_pack_columns", pack ? "1" : "0"));
-          PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_strips_per_warp", spw[si]));
-          PetscCall(MatSetFromOptions(A));
-          PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (%s, %s, strips per warp %s)", what, pack ? "packed" : "separate row array", sort ? "sorted" : "CSR order", spw[si]));
-          PetscCall(CheckAgainstReference(A, (PetscBool)pack, (PetscBool)sort, msg));
-        }
-      }
-    }
+  PetscCall(MatConvert(H, fmt->type, MAT_INITIAL_MATRIX, &A));
+  PetscCall(CheckType(A, fmt->type, what));
+  for (PetscInt v = 0; v < fmt->nvariants; v++) {
+    PetscCall(fmt->setvariant(v, desc, sizeof(desc)));
+    PetscCall(MatSetFromOptions(A));
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (%s)", what, desc));
+    PetscCall(CheckAgainstReference(A, msg));
   }
-  PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_pack_columns"));
-  PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_strips_per_warp"));
+  PetscCall(fmt->resetvariant());
   PetscCall(CheckAgainstCUSPARSE(A, B, what));
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&B));
@@ -222,7 +351,7 @@ static PetscErrorCode CheckMatrices(void)
   PetscCall(CheckMatrix(31, 31, len, "31 x 31 dense"));
   count = 10;
   PetscCall(PetscFree(len));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "device = host reference and aijcusparse on %" PetscInt_FMT " matrices x 96 variants\n", count));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "device = host reference and aijcusparse on %" PetscInt_FMT " matrices x %" PetscInt_FMT " variants\n", count, fmt->nvariants));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -233,19 +362,22 @@ static PetscErrorCode CheckStateChanges(void)
   CSR       csr;
   Mat       H, A;
   PetscInt  row = 17, cols[2];
+  char      buildevent[64], valuesevent[64];
 
   PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(buildevent, sizeof(buildevent), "%sBuild", fmt->title));
+  PetscCall(PetscSNPrintf(valuesevent, sizeof(valuesevent), "%sValues", fmt->title));
   PetscCall(PetscMalloc1(500, &len));
   for (PetscInt i = 0; i < 500; i++) len[i] = 1 + i % 12;
   len[row] = 0; /* an empty row that gets entries later */
   PetscCall(CSRCreate(rnd, 500, 500, len, PETSC_TRUE, &csr));
   PetscCall(CSRToMat(&csr, &H));
-  PetscCall(MatConvert(H, MATCMRS, MAT_INITIAL_MATRIX, &A));
-  PetscCall(CheckAgainstReference(A, PETSC_TRUE, PETSC_TRUE, "before changes"));
+  PetscCall(MatConvert(H, fmt->root, MAT_INITIAL_MATRIX, &A));
+  PetscCall(CheckAgainstReference(A, "before changes"));
 
   /* values changed on the host, same pattern: a values-only refresh */
-  PetscCall(EventCount("CMRSBuild", &builds0));
-  PetscCall(EventCount("CMRSValues", &values0));
+  PetscCall(EventCount(buildevent, &builds0));
+  PetscCall(EventCount(valuesevent, &values0));
   for (PetscInt i = 0; i < 500; i += 7) {
     PetscInt           ncols;
     const PetscInt    *c;
@@ -263,14 +395,14 @@ static PetscErrorCode CheckStateChanges(void)
   }
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(CheckAgainstReference(A, PETSC_TRUE, PETSC_TRUE, "after host MatSetValues"));
+  PetscCall(CheckAgainstReference(A, "after host MatSetValues"));
   /* values changed on the device */
   PetscCall(MatScale(A, -2.0));
-  PetscCall(CheckAgainstReference(A, PETSC_TRUE, PETSC_TRUE, "after MatScale"));
+  PetscCall(CheckAgainstReference(A, "after MatScale"));
   PetscCall(MatZeroEntries(A));
-  PetscCall(CheckAgainstReference(A, PETSC_TRUE, PETSC_TRUE, "after MatZeroEntries"));
-  PetscCall(EventCount("CMRSBuild", &builds1));
-  PetscCall(EventCount("CMRSValues", &values1));
+  PetscCall(CheckAgainstReference(A, "after MatZeroEntries"));
+  PetscCall(EventCount(buildevent, &builds1));
+  PetscCall(EventCount(valuesevent, &values1));
   PetscCheck(builds1 == builds0 && values1 > values0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "value changes: %" PetscInt_FMT " rebuilds and %" PetscInt_FMT " refreshes, expected refreshes only", builds1 - builds0, values1 - values0);
 
   /* nonzeros added: a rebuild */
@@ -282,8 +414,8 @@ static PetscErrorCode CheckStateChanges(void)
   PetscCall(MatSetValue(A, 0, 498, 5.0, INSERT_VALUES));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(CheckAgainstReference(A, PETSC_TRUE, PETSC_TRUE, "after adding nonzeros"));
-  PetscCall(EventCount("CMRSBuild", &builds0));
+  PetscCall(CheckAgainstReference(A, "after adding nonzeros"));
+  PetscCall(EventCount(buildevent, &builds0));
   PetscCheck(builds0 > builds1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "new nonzeros did not rebuild the format");
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&H));
@@ -310,29 +442,29 @@ static PetscErrorCode CheckConversions(void)
 
   /* in place from seqaijcusparse, and back */
   PetscCall(MatDuplicate(B, MAT_COPY_VALUES, &A));
-  PetscCall(MatConvert(A, MATCMRS, MAT_INPLACE_MATRIX, &A));
-  PetscCall(CheckType(A, MATSEQCMRS, "in place from seqaijcusparse"));
+  PetscCall(MatConvert(A, fmt->root, MAT_INPLACE_MATRIX, &A));
+  PetscCall(CheckType(A, fmt->type, "in place from seqaijcusparse"));
   PetscCall(CheckAgainstCUSPARSE(A, B, "in place from seqaijcusparse"));
   PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &A));
   PetscCall(CheckType(A, MATSEQAIJCUSPARSE, "in place back to seqaijcusparse"));
   PetscCall(CheckAgainstCUSPARSE(A, B, "in place back to seqaijcusparse"));
   /* MatSetType on the assembled aijcusparse matrix converts in place */
-  PetscCall(MatSetType(A, MATCMRS));
-  PetscCall(CheckType(A, MATSEQCMRS, "MatSetType on an assembled matrix"));
+  PetscCall(MatSetType(A, fmt->root));
+  PetscCall(CheckType(A, fmt->type, "MatSetType on an assembled matrix"));
   PetscCall(CheckAgainstCUSPARSE(A, B, "MatSetType on an assembled matrix"));
   PetscCall(MatDestroy(&A));
 
   /* in place from seqaij */
   PetscCall(MatDuplicate(H, MAT_COPY_VALUES, &A));
-  PetscCall(MatConvert(A, MATSEQCMRS, MAT_INPLACE_MATRIX, &A));
-  PetscCall(CheckType(A, MATSEQCMRS, "in place from seqaij"));
+  PetscCall(MatConvert(A, fmt->type, MAT_INPLACE_MATRIX, &A));
+  PetscCall(CheckType(A, fmt->type, "in place from seqaij"));
   PetscCall(CheckAgainstCUSPARSE(A, B, "in place from seqaij"));
 
   /* initial and reuse, both ways */
-  PetscCall(MatConvert(B, MATCMRS, MAT_INITIAL_MATRIX, &C));
-  PetscCall(CheckType(C, MATSEQCMRS, "initial from seqaijcusparse"));
+  PetscCall(MatConvert(B, fmt->root, MAT_INITIAL_MATRIX, &C));
+  PetscCall(CheckType(C, fmt->type, "initial from seqaijcusparse"));
   PetscCall(MatScale(B, 0.5));
-  PetscCall(MatConvert(B, MATCMRS, MAT_REUSE_MATRIX, &C));
+  PetscCall(MatConvert(B, fmt->root, MAT_REUSE_MATRIX, &C));
   PetscCall(CheckAgainstCUSPARSE(C, B, "reuse from seqaijcusparse"));
   PetscCall(MatConvert(C, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &D));
   PetscCall(CheckType(D, MATSEQAIJCUSPARSE, "initial to seqaijcusparse"));
@@ -350,17 +482,17 @@ static PetscErrorCode CheckConversions(void)
 
   /* duplicate and copy keep the type; the copy reaches the device */
   PetscCall(MatDuplicate(C, MAT_COPY_VALUES, &D));
-  PetscCall(CheckType(D, MATSEQCMRS, "MatDuplicate"));
+  PetscCall(CheckType(D, fmt->type, "MatDuplicate"));
   PetscCall(CheckAgainstCUSPARSE(D, B, "MatDuplicate"));
   PetscCall(MatScale(C, -1.0));
   PetscCall(MatCopy(C, D, SAME_NONZERO_PATTERN));
-  PetscCall(CheckType(D, MATSEQCMRS, "MatCopy"));
+  PetscCall(CheckType(D, fmt->type, "MatCopy"));
   PetscCall(MatScale(B, -1.0));
   PetscCall(CheckAgainstCUSPARSE(D, B, "MatCopy after a first product"));
 
   /* bind to the CPU and back */
   PetscCall(MatBindToCPU(D, PETSC_TRUE));
-  PetscCall(CheckType(D, MATSEQCMRS, "MatBindToCPU"));
+  PetscCall(CheckType(D, fmt->type, "MatBindToCPU"));
   PetscCall(MatMultEqual(D, B, 5, &flg));
   PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bound to the CPU: products differ");
   PetscCall(MatScale(D, 2.0));
@@ -387,7 +519,7 @@ static PetscErrorCode CheckConversions(void)
 /* 5: options, errors, viewer */
 static PetscErrorCode CheckOptionsAndErrors(void)
 {
-  PetscInt      *len, height;
+  PetscInt      *len;
   CSR            csr;
   Mat            H, A;
   Vec            x, y, hx, hy;
@@ -398,30 +530,26 @@ static PetscErrorCode CheckOptionsAndErrors(void)
   for (PetscInt i = 0; i < 300; i++) len[i] = 30;
   PetscCall(CSRCreate(rnd, 300, 300, len, PETSC_TRUE, &csr));
   PetscCall(CSRToMat(&csr, &H));
-  PetscCall(MatConvert(H, MATCMRS, MAT_INITIAL_MATRIX, &A));
+  PetscCall(MatConvert(H, fmt->root, MAT_INITIAL_MATRIX, &A));
   PetscCall(MatSetOptionsPrefix(A, "t_"));
-  PetscCall(PetscOptionsSetValue(NULL, "-t_mat_cmrs_height", "8"));
+  PetscCall(SetTestOption(fmt->option, fmt->value));
   PetscCall(MatSetFromOptions(A));
   PetscCall(MatCreateVecs(A, &x, &y));
   PetscCall(VecSet(x, 1.0));
   PetscCall(MatMult(A, x, y));
-  PetscCall(MatCMRSGetHeight(A, &height));
-  PetscCheck(height == 8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-t_mat_cmrs_height 8 gave height %" PetscInt_FMT, height);
+  PetscCall(fmt->checkoption(A));
   PetscCall(PetscViewerPushFormat(PETSC_VIEWER_STDOUT_SELF, PETSC_VIEWER_ASCII_INFO));
   PetscCall(MatView(A, PETSC_VIEWER_STDOUT_SELF));
   PetscCall(PetscViewerPopFormat(PETSC_VIEWER_STDOUT_SELF));
 
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  PetscCall(PetscOptionsSetValue(NULL, "-t_mat_cmrs_height", "3"));
+  PetscCall(SetTestOption(fmt->badoption, fmt->badvalue));
   ierr = MatSetFromOptions(A);
-  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_cmrs_height 3 gave error %d", (int)ierr);
-  PetscCall(PetscOptionsSetValue(NULL, "-t_mat_cmrs_height", "8"));
-  PetscCall(PetscOptionsSetValue(NULL, "-t_mat_cmrs_strips_per_warp", "3"));
+  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-%s %s gave error %d", fmt->badoption, fmt->badvalue, (int)ierr);
+  PetscCall(SetTestOption(fmt->option, fmt->value));
+  PetscCall(SetTestOption(fmt->badoption2, fmt->badvalue2));
   ierr = MatSetFromOptions(A);
-  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_cmrs_strips_per_warp 3 gave error %d", (int)ierr);
-  PetscCall(PetscOptionsClearValue(NULL, "-t_mat_cmrs_strips_per_warp"));
-  ierr = MatCMRSSetHeight(A, 32);
-  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatCMRSSetHeight(32) gave error %d", (int)ierr);
+  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-%s %s gave error %d", fmt->badoption2, fmt->badvalue2, (int)ierr);
   /* host vectors: a clear error, not a crash */
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 300, &hx));
   PetscCall(VecDuplicate(hx, &hy));
@@ -429,11 +557,12 @@ static PetscErrorCode CheckOptionsAndErrors(void)
   ierr = MatMult(A, hx, hy);
   PetscCheck(ierr == PETSC_ERR_ARG_WRONG, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatMult with host vectors gave error %d", (int)ierr);
   PetscCall(PetscPopErrorHandler());
-  PetscCall(PetscOptionsClearValue(NULL, "-t_mat_cmrs_height"));
+  PetscCall(SetTestOption(fmt->option, NULL));
+  PetscCall(SetTestOption(fmt->badoption2, NULL));
 
-  /* the matrix still works after the errors */
-  PetscCall(MatCMRSSetHeight(A, 4));
-  PetscCall(CheckAgainstReference(A, PETSC_TRUE, PETSC_TRUE, "after errors"));
+  /* the matrix still works after the errors, with the parameters it had */
+  PetscCall(fmt->checkoption(A));
+  PetscCall(CheckAgainstReference(A, "after errors"));
   PetscCall(VecDestroy(&hx));
   PetscCall(VecDestroy(&hy));
   PetscCall(VecDestroy(&x));
@@ -451,6 +580,18 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscLogDefaultBegin());
   PetscCall(PetscGPUFormatsInitializePackage());
+  {
+    char      name[64] = MATCMRS;
+    PetscBool flg;
+
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-format", name, sizeof(name), NULL));
+    for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(formats) && !fmt; i++) {
+      PetscCall(PetscStrcmp(name, formats[i].root, &flg));
+      if (flg) fmt = &formats[i];
+    }
+    PetscCheck(fmt, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "-format %s: not a format of this test", name);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "testing %s\n", fmt->type));
+  }
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 7));
   PetscCall(PetscRandomSeed(rnd));

@@ -1,0 +1,458 @@
+/*
+   SELL-C-sigma on the GPU: the device build from cuSPARSE's CSR, the product with T threads per row, and
+   the format interface that the common layer turns into the MATSEQSELLCS type.
+*/
+#include "../sellcs.h"
+#include <petsc/private/petscimpl.h>
+#include <cub/device/device_segmented_sort.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/scan.h>
+#include <thrust/sequence.h>
+#include <thrust/transform_reduce.h>
+
+#define SELLCS_BLOCK  256 /* threads per block */
+#define SELLCS_UNROLL 4   /* entries each thread loads before it uses the first */
+
+typedef struct {
+  /* parameters */
+  PetscInt C;       /* rows per chunk */
+  PetscInt sigma;   /* sorting scope; 0: chosen at build time */
+  PetscInt threads; /* threads per row; 0: chosen at build time */
+  /* the matrix, on the device */
+  SELLCSArrays         d;
+  int                 *iperm; /* m: sorted position of each original row (NULL when sigma = 1) */
+  PetscInt             T;     /* threads per row in use */
+  PetscReal            beta_unsorted;
+  MatGPUFormatRowStats stats;
+  PetscLogDouble       bytes;
+} Mat_SELLCS;
+
+struct SELLCSKernelArgs {
+  int                m, logC;
+  const int         *rowlen, *perm, *col;
+  const long long   *chunk_ptr;
+  const PetscScalar *val;
+};
+
+/*
+   T threads per sorted row r (T = 1 is the paper's GPU kernel, T > 1 its Sliced ELLR-T variant): thread t
+   of the row adds entries t, t + T, ..., stopping at the row's length, so padding is never read; the T
+   partial sums combine by shuffles and the row is written in the original order, z[perm[r]]. y may alias z.
+*/
+template <int T, bool ADD>
+__global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_mult_kernel(const SELLCSKernelArgs a, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
+{
+  const long long tid    = (long long)blockIdx.x * SELLCS_BLOCK + threadIdx.x;
+  const long long r      = tid / T;
+  const int       t      = (int)(tid % T);
+  const bool      active = r < a.m;
+  const int       C      = 1 << a.logC;
+  const int       len    = active ? __ldg(a.rowlen + r) : 0;
+  const long long base   = active ? a.chunk_ptr[r >> a.logC] + (r & (C - 1)) : 0;
+  PetscScalar     sum    = 0.0;
+
+  for (int j = t; j < len; j += T * SELLCS_UNROLL) {
+    int         c[SELLCS_UNROLL];
+    PetscScalar v[SELLCS_UNROLL];
+
+#pragma unroll
+    for (int u = 0; u < SELLCS_UNROLL; u++) {
+      const int       jj   = j + u * T;
+      const long long slot = base + (long long)jj * C;
+
+      c[u] = jj < len ? __ldcs(a.col + slot) : 0;
+      v[u] = jj < len ? __ldcs(a.val + slot) : 0.0;
+    }
+#pragma unroll
+    for (int u = 0; u < SELLCS_UNROLL; u++)
+      if (j + u * T < len) v[u] *= __ldg(x + c[u]);
+#pragma unroll
+    for (int u = 0; u < SELLCS_UNROLL; u++) sum += v[u];
+  }
+  if constexpr (T > 1) {
+#pragma unroll
+    for (int off = T / 2; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
+  }
+  if (active && t == 0) {
+    const int o = a.perm ? a.perm[r] : (int)r;
+
+    z[o] = ADD ? y[o] + sum : sum;
+  }
+}
+
+template <int T>
+static PetscErrorCode SELLCSLaunch(const SELLCSKernelArgs &a, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  const unsigned blocks = (unsigned)(((long long)a.m * T + SELLCS_BLOCK - 1) / SELLCS_BLOCK);
+
+  PetscFunctionBegin;
+  if (y) sellcs_mult_kernel<T, true><<<blocks, SELLCS_BLOCK, 0, stream>>>(a, x, y, z);
+  else sellcs_mult_kernel<T, false><<<blocks, SELLCS_BLOCK, 0, stream>>>(a, x, NULL, z);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static int SELLCSLog2(PetscInt v)
+{
+  int l = 0;
+
+  while ((1 << l) < v) l++;
+  return l;
+}
+
+static PetscErrorCode SELLCSMult(void *fmt, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  const Mat_SELLCS      *sc = (const Mat_SELLCS *)fmt;
+  const SELLCSKernelArgs a  = {(int)sc->d.m, SELLCSLog2(sc->d.C), sc->d.rowlen, sc->d.perm, sc->d.col, (const long long *)sc->d.chunk_ptr, sc->d.val};
+
+  PetscFunctionBegin;
+  switch (sc->T) {
+  case 1:
+    PetscCall(SELLCSLaunch<1>(a, x, y, z, stream));
+    break;
+  case 2:
+    PetscCall(SELLCSLaunch<2>(a, x, y, z, stream));
+    break;
+  case 4:
+    PetscCall(SELLCSLaunch<4>(a, x, y, z, stream));
+    break;
+  case 8:
+    PetscCall(SELLCSLaunch<8>(a, x, y, z, stream));
+    break;
+  case 16:
+    PetscCall(SELLCSLaunch<16>(a, x, y, z, stream));
+    break;
+  case 32:
+    PetscCall(SELLCSLaunch<32>(a, x, y, z, stream));
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "SELL-C-sigma has no kernel for %" PetscInt_FMT " threads per row", sc->T);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ device build */
+
+static unsigned SELLCSGrid(PetscInt64 n)
+{
+  return (unsigned)PetscMax(1, PetscMin((n + SELLCS_BLOCK - 1) / SELLCS_BLOCK, 65536));
+}
+
+__global__ static void sellcs_row_lengths_kernel(int m, const int *__restrict__ rowptr, int *__restrict__ len)
+{
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < m; i += gridDim.x * blockDim.x) len[i] = rowptr[i + 1] - rowptr[i];
+}
+
+__global__ static void sellcs_windows_kernel(int nwin, int m, int sigma, int *__restrict__ offsets)
+{
+  for (int w = blockIdx.x * blockDim.x + threadIdx.x; w <= nwin; w += gridDim.x * blockDim.x) offsets[w] = (int)min((long long)w * sigma, (long long)m);
+}
+
+__global__ static void sellcs_invert_kernel(int m, const int *__restrict__ perm, int *__restrict__ iperm)
+{
+  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x) iperm[perm[r]] = r;
+}
+
+/* chunk_ptr[c] = C x (longest row of chunk c), before the exclusive scan */
+__global__ static void sellcs_widths_kernel(int nchunks, int C, const int *__restrict__ rowlen, long long *__restrict__ width)
+{
+  for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < nchunks; c += gridDim.x * blockDim.x) {
+    int w = 0;
+
+    for (int k = 0; k < C; k++) w = max(w, rowlen[c * C + k]);
+    width[c] = (long long)C * w;
+  }
+}
+
+/* Slots of a chunk of C unsorted rows: C x the longest of them (rows past m have length 0) */
+struct SELLCSUnsortedSlots {
+  const int           *len;
+  int                  m, C;
+  __device__ long long operator()(int c) const
+  {
+    int w = 0;
+
+    for (int k = 0; k < C && c * C + k < m; k++) w = max(w, len[c * C + k]);
+    return (long long)C * w;
+  }
+};
+
+/*
+   Entry e of the CSR goes to its slot: its row is found by binary search, so long rows cost no more than
+   short ones. Writes the column too when col is not NULL (the build; a value refresh passes NULL).
+*/
+__global__ static void sellcs_fill_kernel(int m, int nnz, int logC, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, const long long *__restrict__ chunk_ptr, int *__restrict__ col, PetscScalar *__restrict__ val)
+{
+  for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < nnz; e += gridDim.x * blockDim.x) {
+    int lo = 0, hi = m - 1;
+
+    while (lo < hi) { /* the last row starting at or before e */
+      const int mid = (lo + hi + 1) >> 1;
+
+      if (__ldg(rowptr + mid) <= e) lo = mid;
+      else hi = mid - 1;
+    }
+    const int       r    = iperm ? iperm[lo] : lo;
+    const long long slot = chunk_ptr[r >> logC] + ((long long)(e - rowptr[lo]) << logC) + (r & ((1 << logC) - 1));
+
+    if (col) col[slot] = colind[e];
+    val[slot] = csrval[e];
+  }
+}
+
+static PetscErrorCode SELLCSReset(void *fmt)
+{
+  Mat_SELLCS *sc = (Mat_SELLCS *)fmt;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.perm));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.rowlen));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.chunk_ptr));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.col));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.val));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->iperm));
+  PetscCall(PetscArrayzero(&sc->d, 1));
+  sc->T     = 0;
+  sc->bytes = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Sorts the rows by descending length within windows of sigma rows (stable); rowlen gets the sorted lengths */
+static PetscErrorCode SELLCSSortRows(Mat_SELLCS *sc, const int *len, cudaStream_t stream)
+{
+  SELLCSArrays *d = &sc->d;
+  const int     m = (int)d->m, nwin = (int)((d->m + d->sigma - 1) / d->sigma);
+  int          *iota, *offsets;
+  void         *work      = NULL;
+  size_t        workbytes = 0;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)m * sizeof(int), (void **)&iota));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(nwin + 1) * sizeof(int), (void **)&offsets));
+  thrust::sequence(thrust::cuda::par.on(stream), iota, iota + m);
+  sellcs_windows_kernel<<<SELLCSGrid(nwin + 1), SELLCS_BLOCK, 0, stream>>>(nwin, m, (int)d->sigma, offsets);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", workbytes, &work));
+  PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
+  sellcs_invert_kernel<<<SELLCSGrid(m), SELLCS_BLOCK, 0, stream>>>(m, d->perm, sc->iperm);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(MatGPUFormatDeviceFree_Private(&work));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&offsets));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&iota));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
+{
+  Mat_SELLCS   *sc     = (Mat_SELLCS *)fmt;
+  SELLCSArrays *d      = &sc->d;
+  const auto    policy = thrust::cuda::par.on(csr->stream);
+  int          *len;
+  long long     nslots_unsorted, nslots;
+  size_t        bytes;
+
+  PetscFunctionBegin;
+  PetscCall(SELLCSReset(fmt));
+  sc->stats  = csr->stats;
+  d->m       = csr->m;
+  d->n       = csr->n;
+  d->nnz     = csr->nnz;
+  d->C       = sc->C;
+  d->nchunks = (d->m + d->C - 1) / d->C;
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&len));
+  sellcs_row_lengths_kernel<<<SELLCSGrid(d->m), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, csr->rowptr, len);
+  PetscCallCUDA(cudaGetLastError());
+  nslots_unsorted   = thrust::transform_reduce(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)d->nchunks), SELLCSUnsortedSlots{len, (int)d->m, (int)d->C}, 0LL, thrust::plus<long long>());
+  sc->beta_unsorted = nslots_unsorted ? (PetscReal)d->nnz / (PetscReal)nslots_unsorted : 1.0;
+  d->sigma          = sc->sigma ? sc->sigma : SELLCSDefaultSigma(d->C, sc->beta_unsorted);
+  PetscCall(SELLCSCheckParameters(d->C, d->sigma));
+
+  /* rows, chunks and their offsets */
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->nchunks * d->C * sizeof(int), (void **)&d->rowlen));
+  PetscCallCUDA(cudaMemsetAsync(d->rowlen, 0, (size_t)d->nchunks * d->C * sizeof(int), csr->stream));
+  if (d->sigma > 1) {
+    PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&d->perm));
+    PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&sc->iperm));
+    PetscCall(SELLCSSortRows(sc, len, csr->stream));
+  } else PetscCallCUDA(cudaMemcpyAsync(d->rowlen, len, (size_t)d->m * sizeof(int), cudaMemcpyDeviceToDevice, csr->stream));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(d->nchunks + 1) * sizeof(long long), (void **)&d->chunk_ptr));
+  sellcs_widths_kernel<<<SELLCSGrid(d->nchunks), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nchunks, (int)d->C, d->rowlen, (long long *)d->chunk_ptr);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaMemsetAsync(d->chunk_ptr + d->nchunks, 0, sizeof(long long), csr->stream));
+  thrust::exclusive_scan(policy, (long long *)d->chunk_ptr, (long long *)d->chunk_ptr + d->nchunks + 1, (long long *)d->chunk_ptr);
+  PetscCallCUDA(cudaMemcpyAsync(&nslots, d->chunk_ptr + d->nchunks, sizeof(long long), cudaMemcpyDeviceToHost, csr->stream));
+  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&len));
+  d->nslots = nslots;
+
+  /* the entries, padding zeroed */
+  bytes = (size_t)nslots * (sizeof(int) + sizeof(PetscScalar));
+  PetscCall(MatGPUFormatCheckDeviceMemory_Private("SELL-C-sigma", bytes));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(int), (void **)&d->col));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(PetscScalar), (void **)&d->val));
+  PetscCallCUDA(cudaMemsetAsync(d->col, 0, (size_t)nslots * sizeof(int), csr->stream));
+  PetscCallCUDA(cudaMemsetAsync(d->val, 0, (size_t)nslots * sizeof(PetscScalar), csr->stream));
+  sellcs_fill_kernel<<<SELLCSGrid(d->nnz), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, sc->iperm, (const long long *)d->chunk_ptr, d->col, d->val);
+  PetscCallCUDA(cudaGetLastError());
+  sc->T     = sc->threads ? sc->threads : SELLCSDefaultThreads(&csr->stats);
+  sc->bytes = (PetscLogDouble)bytes + (PetscLogDouble)d->nchunks * d->C * sizeof(int) + (d->nchunks + 1) * sizeof(long long) + (d->sigma > 1 ? 2.0 * d->m * sizeof(int) : 0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SELLCSRefresh(void *fmt, const MatGPUFormatCSR *csr)
+{
+  Mat_SELLCS *sc = (Mat_SELLCS *)fmt;
+
+  PetscFunctionBegin;
+  sellcs_fill_kernel<<<SELLCSGrid(sc->d.nnz), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->d.m, (int)sc->d.nnz, SELLCSLog2(sc->d.C), csr->rowptr, NULL, csr->val, sc->iperm, (const long long *)sc->d.chunk_ptr, NULL, sc->d.val);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ the format interface */
+
+static PetscErrorCode SELLCSCreate(void **fmt)
+{
+  Mat_SELLCS *sc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&sc));
+  sc->C = 32;
+  *fmt  = sc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SELLCSDestroy(void **fmt)
+{
+  PetscFunctionBegin;
+  if (!*fmt) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(SELLCSReset(*fmt));
+  PetscCall(PetscFree(*fmt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SELLCSCopyParams(const void *src, void *dst)
+{
+  const Mat_SELLCS *a = (const Mat_SELLCS *)src;
+  Mat_SELLCS       *b = (Mat_SELLCS *)dst;
+
+  PetscFunctionBegin;
+  b->C       = a->C;
+  b->sigma   = a->sigma;
+  b->threads = a->threads;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SELLCSSetFromOptions(void *fmt, PetscOptionItems *PetscOptionsObject)
+{
+  Mat_SELLCS *sc = (Mat_SELLCS *)fmt;
+  PetscInt    C = sc->C, sigma = sc->sigma, T = sc->threads;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsInt("-mat_sellcs_c", "Rows per chunk: 4, 8, 16 or 32", "MATSEQSELLCS", C, &C, NULL));
+  PetscCall(PetscOptionsInt("-mat_sellcs_sigma", "Sorting scope: 1 or a power-of-two multiple of C; 0 chooses from the chunk occupancy", "MATSEQSELLCS", sigma, &sigma, NULL));
+  PetscCall(PetscOptionsInt("-mat_sellcs_threads_per_row", "Threads per row: 1, 2, 4, 8, 16 or 32; 0 chooses from the mean row length", "MATSEQSELLCS", T, &T, NULL));
+  PetscCall(SELLCSCheckParameters(C, sigma ? sigma : 1));
+  PetscCheck(T == 0 || (T <= 32 && (T & (T - 1)) == 0 && T > 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sellcs_threads_per_row %" PetscInt_FMT " is not one of 0, 1, 2, 4, 8, 16, 32", T);
+  sc->C       = C;
+  sc->sigma   = sigma;
+  sc->threads = T;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SELLCSView(void *fmt, PetscViewer viewer)
+{
+  const Mat_SELLCS *sc = (const Mat_SELLCS *)fmt;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "C %" PetscInt_FMT ", sigma %" PetscInt_FMT " (%s), %" PetscInt_FMT " thread%s per row (%s)\n", sc->d.C, sc->d.sigma, sc->sigma ? "set" : "chosen from the chunk occupancy", sc->T, sc->T > 1 ? "s" : "",
+                                   sc->threads ? "set" : "chosen from the mean row length"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " chunks, %" PetscInt64_FMT " slots; chunk occupancy beta %.3f unsorted, %.3f with sigma %" PetscInt_FMT "\n", sc->d.nchunks, sc->d.nslots, (double)sc->beta_unsorted, (double)SELLCSOccupancy(&sc->d), sc->d.sigma));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; padding is never read\n", sc->stats.mean, sc->stats.stddev, sc->stats.maxlen));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SELLCSMemory(void *fmt, PetscLogDouble *bytes)
+{
+  PetscFunctionBegin;
+  *bytes = ((Mat_SELLCS *)fmt)->bytes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, SELLCSCreate, SELLCSDestroy, SELLCSCopyParams, SELLCSSetFromOptions, SELLCSBuild, SELLCSRefresh, SELLCSMult, SELLCSReset, SELLCSView, SELLCSMemory, 0, 0};
+
+/*MC
+   MATSEQSELLCS - "seqaijcusparsesellcs" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU
+   in SELL-C-sigma, the format of Kreutzer, Hager, Wellein, Fehske and Bishop, "A unified sparse matrix data
+   format for efficient general sparse matrix-vector multiplication on modern processors with wide SIMD units",
+   SIAM J. Sci. Comput. 36 (2014).
+
+   Rows are sorted by descending length within windows of sigma rows and cut into chunks of C rows; a chunk is
+   stored column-major and is as wide as its longest row. For the 4 x 4 matrix with rows {1 2 3 .}, {. 4 . .},
+   {5 . 6 7}, {. . . 8} (lengths 3 1 3 1), C = 2 and sigma = 4:
+.vb
+      sorted rows (perm) = [0 2 1 3], rowlen = [3 3 1 1], chunk_ptr = [0 6 8]
+      val = [1 5 2 6 3 7 | 4 8],  col = [0 0 1 2 2 3 | 1 3]
+.ve
+   T threads per row (T = 1 is the paper's GPU kernel, T > 1 the Sliced ELLR-T variant for long rows) add the
+   entries of a row up to its length, so padding is never read, and write y in the original order: the
+   permutation stays inside the type. All other operations are those of `MATSEQAIJCUSPARSE`;
+   `MatMultTranspose()` uses cuSPARSE.
+
+   Options Database Keys:
++  -mat_type sellcs - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
+.  -mat_sellcs_c <C> - rows per chunk, 4, 8, 16 or 32 (default 32, a warp)
+.  -mat_sellcs_sigma <sigma> - sorting scope, 1 or a power-of-two multiple of C; 0 (default) chooses from the chunk occupancy
+-  -mat_sellcs_threads_per_row <T> - 1, 2, 4, 8, 16 or 32; 0 (default) chooses from the mean row length
+
+   Level: beginner
+
+   Note:
+   PETSc's `MATSELL` and `MATSEQSELLCUDA` are SELL-C without sorting, and a different implementation.
+
+.seealso: [](ch_matrices), `Mat`, `MATSELLCS`, `MATSEQAIJCUSPARSE`, `MATSEQCMRS`, `MatGPUFormatGetDeviceMemory()`
+M*/
+PetscErrorCode MatCreate_SeqSELLCS(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreate_SeqGPUFormat_Private(A, &MatSELLCSOps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatSELLCSGetParameters - Gets the chunk height, sorting scope and threads per row of a `MATSEQSELLCS` matrix
+
+  Not Collective
+
+  Input Parameter:
+. A - the matrix
+
+  Output Parameters:
++ C     - rows per chunk
+. sigma - sorting scope
+- T     - threads per row
+
+  Level: intermediate
+
+  Note:
+  After a product these are the values in use, including those chosen automatically; before the first
+  product, the requested values (0 for automatic). Pass `NULL` for values not needed.
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQSELLCS`
+@*/
+PetscErrorCode MatSELLCSGetParameters(Mat A, PetscInt *C, PetscInt *sigma, PetscInt *T)
+{
+  Mat_SELLCS *sc;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCall(MatGPUFormatGetFormat_Private(A, &MatSELLCSOps, (void **)&sc));
+  PetscCheck(sc, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not %s", ((PetscObject)A)->type_name, MATSEQSELLCS);
+  if (C) *C = sc->C;
+  if (sigma) *sigma = sc->d.sigma ? sc->d.sigma : sc->sigma;
+  if (T) *T = sc->T ? sc->T : sc->threads;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,133 @@
+/*
+   SELL-C-sigma host reference: the build from CSR and the product as plain loops over the arrays the CUDA
+   kernel reads. It is the oracle of the tests and needs no GPU.
+*/
+#include "sellcs.h"
+
+/*
+   Defaults (bench/README.md): no sorting (sigma = 1) when the unsorted chunks are already at least
+   SELLCS_BETA_SORT full, otherwise windows of SELLCS_SIGMA_CHUNKS chunks; threads per row from the mean row
+   length, one thread per SELLCS_ENTRIES_PER_THREAD entries, at most 32.
+*/
+#define SELLCS_BETA_SORT          0.9
+#define SELLCS_SIGMA_CHUNKS       32
+#define SELLCS_ENTRIES_PER_THREAD 16
+
+/* C in {4, 8, 16, 32}; sigma = 1 or a power-of-two multiple of C */
+PetscErrorCode SELLCSCheckParameters(PetscInt C, PetscInt sigma)
+{
+  PetscFunctionBegin;
+  PetscCheck(C == 4 || C == 8 || C == 16 || C == 32, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "SELL-C-sigma chunk height C = %" PetscInt_FMT " is not one of 4, 8, 16, 32", C);
+  PetscCheck(sigma == 1 || (sigma >= C && sigma % C == 0 && ((sigma / C) & (sigma / C - 1)) == 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
+             "SELL-C-sigma sorting scope sigma = %" PetscInt_FMT " is neither 1 nor a power-of-two multiple of C = %" PetscInt_FMT, sigma, C);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscInt SELLCSDefaultSigma(PetscInt C, PetscReal beta_unsorted)
+{
+  return beta_unsorted >= SELLCS_BETA_SORT ? 1 : SELLCS_SIGMA_CHUNKS * C;
+}
+
+PetscInt SELLCSDefaultThreads(const MatGPUFormatRowStats *stats)
+{
+  PetscInt T = 1;
+
+  while (T < 32 && T * SELLCS_ENTRIES_PER_THREAD < stats->mean) T *= 2;
+  return T;
+}
+
+/* Fraction of the slots that hold entries (the paper's chunk occupancy beta); 1 for an empty matrix */
+PetscReal SELLCSOccupancy(const SELLCSArrays *A)
+{
+  return A->nslots ? (PetscReal)A->nnz / (PetscReal)A->nslots : 1.0;
+}
+
+typedef struct {
+  PetscInt len, row;
+} SELLCSRow;
+
+/* descending length, then ascending row: a stable sort by length */
+static int SELLCSRowCompare(const void *a, const void *b)
+{
+  const SELLCSRow *p = (const SELLCSRow *)a, *q = (const SELLCSRow *)b;
+
+  if (p->len != q->len) return p->len > q->len ? -1 : 1;
+  return p->row < q->row ? -1 : (p->row > q->row ? 1 : 0);
+}
+
+/* Builds the SELL-C-sigma arrays of an m x n CSR matrix (rowptr[0] = 0) */
+PetscErrorCode SELLCSBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, const PetscInt *colind, const PetscScalar *val, PetscInt C, PetscInt sigma, SELLCSArrays *A)
+{
+  SELLCSRow *rows;
+
+  PetscFunctionBegin;
+  PetscCall(SELLCSCheckParameters(C, sigma));
+  PetscCall(PetscArrayzero(A, 1));
+  A->m       = m;
+  A->n       = n;
+  A->nnz     = m ? rowptr[m] : 0;
+  A->C       = C;
+  A->sigma   = sigma;
+  A->nchunks = (m + C - 1) / C;
+  PetscCall(PetscMalloc1(m, &rows));
+  for (PetscInt i = 0; i < m; i++) {
+    rows[i].len = rowptr[i + 1] - rowptr[i];
+    rows[i].row = i;
+  }
+  if (sigma > 1) {
+    for (PetscInt w = 0; w < m; w += sigma) qsort(rows + w, (size_t)PetscMin(sigma, m - w), sizeof(SELLCSRow), SELLCSRowCompare);
+    PetscCall(PetscMalloc1(m, &A->perm));
+    for (PetscInt r = 0; r < m; r++) A->perm[r] = (int)rows[r].row;
+  }
+  PetscCall(PetscCalloc1(A->nchunks * C, &A->rowlen));
+  for (PetscInt r = 0; r < m; r++) A->rowlen[r] = (int)rows[r].len;
+  PetscCall(PetscMalloc1(A->nchunks + 1, &A->chunk_ptr));
+  A->chunk_ptr[0] = 0;
+  for (PetscInt c = 0; c < A->nchunks; c++) {
+    int width = 0;
+
+    for (PetscInt k = 0; k < C; k++) width = PetscMax(width, A->rowlen[c * C + k]);
+    A->chunk_ptr[c + 1] = A->chunk_ptr[c] + (PetscInt64)C * width;
+  }
+  A->nslots = A->chunk_ptr[A->nchunks];
+  PetscCall(PetscCalloc1(A->nslots, &A->col));
+  PetscCall(PetscCalloc1(A->nslots, &A->val));
+  for (PetscInt r = 0; r < m; r++) {
+    const PetscInt o = rows[r].row;
+
+    for (PetscInt j = 0; j < A->rowlen[r]; j++) {
+      const PetscInt64 slot = A->chunk_ptr[r / C] + (PetscInt64)j * C + r % C;
+
+      A->col[slot] = (int)colind[rowptr[o] + j];
+      A->val[slot] = val[rowptr[o] + j];
+    }
+  }
+  PetscCall(PetscFree(rows));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* z = A x (y == NULL) or z = y + A x, in the original row order; y may equal z */
+PetscErrorCode SELLCSMultHost(const SELLCSArrays *A, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
+{
+  PetscFunctionBegin;
+  for (PetscInt r = 0; r < A->m; r++) {
+    const PetscInt   o    = A->perm ? A->perm[r] : r;
+    const PetscInt64 base = A->chunk_ptr[r / A->C] + r % A->C;
+    PetscScalar      sum  = 0;
+
+    for (PetscInt j = 0; j < A->rowlen[r]; j++) sum += A->val[base + (PetscInt64)j * A->C] * x[A->col[base + (PetscInt64)j * A->C]];
+    z[o] = (y ? y[o] : 0.0) + sum;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SELLCSDestroyHost(SELLCSArrays *A)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(A->perm));
+  PetscCall(PetscFree(A->rowlen));
+  PetscCall(PetscFree(A->chunk_ptr));
+  PetscCall(PetscFree(A->col));
+  PetscCall(PetscFree(A->val));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,375 @@
+static const char help[] = "Host reference of a format against a plain CSR product on random and edge-case matrices.\n"
+                           "  -format cmrs|sellcs: the format (default cmrs)\n"
+                           "  -count <n>: random matrices (default 1000)\n";
+
+/*
+   For every matrix and every variant of the format's parameters (CMRS: height 1, 2, 4, 8, 16, packed or
+   separate row-in-strip array, CSR or column-sorted order; SELL-C-sigma: C 4, 8, 16, 32 and sigma 1, C, 4C
+   and past m) this checks the format invariants (every entry found back at its row, column and value, the
+   format's own structure) and compares z = A x, z = y + A x and z = z + A x with a CSR product.
+   Values and x are small integers, so every sum is exact and the comparison is bitwise. Random real
+   values are checked against a rounding bound.
+*/
+#include <cmrs/cmrs.h>
+#include <sellcs/sellcs.h>
+#include "../common/testcsr.h"
+
+static PetscErrorCode CMRSCheckInvariants(const CSR *A, const CMRSArrays *F, PetscInt height, PetscBool pack, PetscBool sort)
+{
+  const PetscInt h = height;
+
+  PetscFunctionBeginUser;
+  PetscCheck(F->m == A->m && F->n == A->n && F->nnz == A->nnz && F->height == h, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sizes");
+  PetscCheck(F->nstrips == (A->m + h - 1) / h, PETSC_COMM_SELF, PETSC_ERR_PLIB, "strip count");
+  PetscCheck(F->packed == CMRSPackable(A->n, pack) && F->sorted == sort, PETSC_COMM_SELF, PETSC_ERR_PLIB, "flags");
+  PetscCheck(F->packed || F->rowin || !A->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "missing row-in-strip array");
+  for (PetscInt s = 0; s <= F->nstrips; s++) PetscCheck(F->strip_ptr[s] == A->rowptr[PetscMin(s * h, A->m)], PETSC_COMM_SELF, PETSC_ERR_PLIB, "StripPtr[%" PetscInt_FMT "]", s);
+  for (PetscInt s = 0; s < F->nstrips; s++) {
+    PetscInt64 prev = -1;
+
+    for (PetscInt k = F->strip_ptr[s]; k < F->strip_ptr[s + 1]; k++) {
+      const unsigned   c   = F->colind[k];
+      const PetscInt   r   = F->packed ? (PetscInt)(c & (CMRS_MAX_HEIGHT - 1)) : F->rowin[k];
+      const PetscInt   col = F->packed ? (PetscInt)(c >> CMRS_BITS) : (PetscInt)c;
+      const PetscInt   row = s * h + r;
+      const PetscInt64 key = ((PetscInt64)col << CMRS_BITS) | r;
+      PetscInt         q;
+
+      PetscCheck(r < h && row < A->m, PETSC_COMM_SELF, PETSC_ERR_PLIB, "row %" PetscInt_FMT " out of its strip", row);
+      /* the entry must be in row `row` of the CSR at column `col`, with the same value */
+      PetscCall(PetscFindInt(col, A->rowptr[row + 1] - A->rowptr[row], A->colind + A->rowptr[row], &q));
+      PetscCheck(q >= 0 && A->val[A->rowptr[row] + q] == F->val[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "entry %" PetscInt_FMT " decodes to (%" PetscInt_FMT ", %" PetscInt_FMT ") which is not in the CSR", k, row, col);
+      if (!sort) PetscCheck(A->rowptr[row] + q == k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "entry %" PetscInt_FMT " moved without sorting", k);
+      else PetscCheck(key > prev, PETSC_COMM_SELF, PETSC_ERR_PLIB, "strip %" PetscInt_FMT " not sorted by (column, row)", s);
+      prev = key;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* z = [y +] A x in CSR order */
+static void CSRMult(const CSR *A, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
+{
+  for (PetscInt i = 0; i < A->m; i++) {
+    PetscScalar s = 0;
+
+    for (PetscInt k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) s += A->val[k] * x[A->colind[k]];
+    z[i] = (y ? y[i] : 0) + s;
+  }
+}
+
+/* Exact comparison for integer data; otherwise |a - b| <= 64 eps (|A| |x|)_i + tiny */
+static PetscErrorCode Compare(const CSR *A, const PetscScalar *x, const PetscScalar *ref, const PetscScalar *z, PetscBool exact, const char *what)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < A->m; i++) {
+    PetscReal bound = 0;
+
+    if (!exact) {
+      for (PetscInt k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) bound += PetscAbsScalar(A->val[k] * x[A->colind[k]]);
+      bound = 64 * PETSC_MACHINE_EPSILON * (bound + 1);
+    }
+    PetscCheck(!PetscIsNanScalar(z[i]) && PetscAbsScalar(z[i] - ref[i]) <= bound, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: row %" PetscInt_FMT " of a %" PetscInt_FMT " x %" PetscInt_FMT " matrix: %g, expected %g", what, i, A->m, A->n,
+               (double)PetscRealPart(z[i]), (double)PetscRealPart(ref[i]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A format under test: variant v of matrix A, built (with its invariants checked), multiplied, destroyed */
+typedef struct {
+  const char *name;
+  PetscInt    nvariants;
+  PetscErrorCode (*build)(const CSR *, PetscInt, void **);
+  PetscErrorCode (*mult)(const void *, const PetscScalar *, const PetscScalar *, PetscScalar *);
+  PetscErrorCode (*destroy)(void **);
+  PetscErrorCode (*parameters)(void);
+} HostFormat;
+
+static PetscErrorCode CMRSBuild(const CSR *A, PetscInt v, void **F)
+{
+  const PetscInt  heights[] = {1, 2, 4, 8, 16}, h = heights[v % 5];
+  const PetscBool pack = (PetscBool)((v / 5) % 2), sort = (PetscBool)((v / 10) % 2);
+  CMRSArrays     *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&c));
+  PetscCall(CMRSBuildHost(A->m, A->n, A->rowptr, A->colind, A->val, h, pack, sort, c));
+  PetscCall(CMRSCheckInvariants(A, c, h, pack, sort));
+  *F = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CMRSMult(const void *F, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
+{
+  return CMRSMultHost((const CMRSArrays *)F, x, y, z);
+}
+
+static PetscErrorCode CMRSDestroy(void **F)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CMRSDestroyHost((CMRSArrays *)*F));
+  PetscCall(PetscFree(*F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SELL-C-sigma: sorted windows, chunk widths, every entry at its slot, padding zero */
+static PetscErrorCode SELLCSCheckInvariants(const CSR *A, const SELLCSArrays *F, PetscInt C, PetscInt sigma)
+{
+  PetscInt64 used = 0;
+  PetscBool *seen;
+
+  PetscFunctionBeginUser;
+  PetscCheck(F->m == A->m && F->n == A->n && F->nnz == A->nnz && F->C == C && F->sigma == sigma && F->nchunks == (A->m + C - 1) / C, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sizes");
+  PetscCheck(sigma > 1 || !F->perm, PETSC_COMM_SELF, PETSC_ERR_PLIB, "permutation without sorting");
+  PetscCall(PetscCalloc1(A->m, &seen));
+  for (PetscInt r = 0; r < A->m; r++) {
+    const PetscInt o = F->perm ? F->perm[r] : r, len = A->rowptr[o + 1] - A->rowptr[o];
+
+    PetscCheck(o >= 0 && o < A->m && !seen[o], PETSC_COMM_SELF, PETSC_ERR_PLIB, "perm is not a permutation");
+    seen[o] = PETSC_TRUE;
+    PetscCheck(o / sigma == r / sigma, PETSC_COMM_SELF, PETSC_ERR_PLIB, "row %" PetscInt_FMT " left its window", o);
+    PetscCheck(F->rowlen[r] == len, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rowlen[%" PetscInt_FMT "]", r);
+    if (r % sigma) {
+      const PetscInt p = F->perm ? F->perm[r - 1] : r - 1;
+
+      PetscCheck(F->rowlen[r - 1] > len || (F->rowlen[r - 1] == len && p < o), PETSC_COMM_SELF, PETSC_ERR_PLIB, "window not sorted by descending length, stably, at %" PetscInt_FMT, r);
+    }
+    for (PetscInt j = 0; j < len; j++) {
+      const PetscInt64 slot = F->chunk_ptr[r / C] + (PetscInt64)j * C + r % C;
+
+      PetscCheck(F->col[slot] == A->colind[A->rowptr[o] + j] && F->val[slot] == A->val[A->rowptr[o] + j], PETSC_COMM_SELF, PETSC_ERR_PLIB, "entry %" PetscInt_FMT " of row %" PetscInt_FMT " not at its slot", j, o);
+    }
+    used += len;
+  }
+  for (PetscInt r = A->m; r < F->nchunks * C; r++) PetscCheck(F->rowlen[r] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "padding row with a length");
+  PetscCheck(F->chunk_ptr[0] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "chunk_ptr[0]");
+  for (PetscInt c = 0; c < F->nchunks; c++) {
+    PetscInt w = 0;
+
+    for (PetscInt k = 0; k < C; k++) w = PetscMax(w, F->rowlen[c * C + k]);
+    PetscCheck(F->chunk_ptr[c + 1] - F->chunk_ptr[c] == (PetscInt64)C * w, PETSC_COMM_SELF, PETSC_ERR_PLIB, "chunk %" PetscInt_FMT " is not as wide as its longest row", c);
+  }
+  PetscCheck(F->nslots == F->chunk_ptr[F->nchunks] && used == A->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "slot count");
+  for (PetscInt r = 0; r < F->nchunks * C; r++) { /* padding: column 0, value 0 */
+    for (PetscInt64 slot = F->chunk_ptr[r / C] + (PetscInt64)F->rowlen[r] * C + r % C; slot < F->chunk_ptr[r / C + 1]; slot += C) PetscCheck(F->col[slot] == 0 && F->val[slot] == 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "padding not zero");
+  }
+  PetscCall(PetscFree(seen));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SELLCSBuild(const CSR *A, PetscInt v, void **F)
+{
+  const PetscInt Cs[] = {4, 8, 16, 32}, C = Cs[v % 4], s = v / 4, sigma = s == 0 ? 1 : (s == 1 ? C : (s == 2 ? 4 * C : 1024 * C));
+  SELLCSArrays  *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&c));
+  PetscCall(SELLCSBuildHost(A->m, A->n, A->rowptr, A->colind, A->val, C, sigma, c));
+  PetscCall(SELLCSCheckInvariants(A, c, C, sigma));
+  *F = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SELLCSMult(const void *F, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
+{
+  return SELLCSMultHost((const SELLCSArrays *)F, x, y, z);
+}
+
+static PetscErrorCode SELLCSDestroy(void **F)
+{
+  PetscFunctionBeginUser;
+  PetscCall(SELLCSDestroyHost((SELLCSArrays *)*F));
+  PetscCall(PetscFree(*F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode   CMRSParameters(void);
+static PetscErrorCode   SELLCSParameters(void);
+static const HostFormat formats[] = {
+    {"cmrs",   20, CMRSBuild,   CMRSMult,   CMRSDestroy,   CMRSParameters  },
+    {"sellcs", 16, SELLCSBuild, SELLCSMult, SELLCSDestroy, SELLCSParameters},
+};
+static const HostFormat *fmt;
+
+/* Every variant of the format against the CSR product; counts the variants checked */
+static PetscErrorCode CheckMatrix(PetscRandom rnd, const CSR *A, PetscBool exact, PetscInt *nchecked)
+{
+  PetscScalar *x, *y, *z, *ref;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc4(A->n, &x, A->m, &y, A->m, &z, A->m, &ref));
+  for (PetscInt j = 0; j < A->n; j++) {
+    PetscReal r;
+
+    PetscCall(PetscRandomGetValueReal(rnd, &r));
+    x[j] = exact ? (PetscScalar)((PetscInt)(7 * r) - 3) : 2 * r - 1;
+  }
+  for (PetscInt i = 0; i < A->m; i++) y[i] = (PetscScalar)(i % 5) - 2;
+  for (PetscInt v = 0; v < fmt->nvariants; v++) {
+    void *F;
+
+    PetscCall(fmt->build(A, v, &F));
+    for (PetscInt i = 0; i < A->m; i++) z[i] = NAN;
+    PetscCall(fmt->mult(F, x, NULL, z));
+    CSRMult(A, x, NULL, ref);
+    PetscCall(Compare(A, x, ref, z, exact, "z = A x"));
+    PetscCall(fmt->mult(F, x, y, z));
+    CSRMult(A, x, y, ref);
+    PetscCall(Compare(A, x, ref, z, exact, "z = y + A x"));
+    PetscCall(PetscArraycpy(z, y, A->m));
+    PetscCall(fmt->mult(F, x, z, z));
+    PetscCall(Compare(A, x, ref, z, exact, "z = z + A x"));
+    PetscCall(fmt->destroy(&F));
+    (*nchecked)++;
+  }
+  PetscCall(PetscFree4(x, y, z, ref));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckCase(PetscRandom rnd, PetscInt m, PetscInt n, const PetscInt *len, PetscBool exact, PetscInt *nmat, PetscInt *nchecked)
+{
+  CSR A;
+
+  PetscFunctionBeginUser;
+  PetscCall(CSRCreate(rnd, m, n, len, exact, &A));
+  PetscCall(CheckMatrix(rnd, &A, exact, nchecked));
+  PetscCall(CSRDestroy(&A));
+  (*nmat)++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckEdgeCases(PetscRandom rnd, PetscInt *nmat, PetscInt *nchecked)
+{
+  PetscInt *len;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc1(5000, &len));
+  PetscCall(CheckCase(rnd, 0, 7, len, PETSC_TRUE, nmat, nchecked));   /* no rows */
+  PetscCall(CheckCase(rnd, 9, 0, len, PETSC_TRUE, nmat, nchecked));   /* no columns */
+  PetscCall(CheckCase(rnd, 37, 37, len, PETSC_TRUE, nmat, nchecked)); /* no entries */
+  len[36] = 5;
+  PetscCall(CheckCase(rnd, 37, 37, len, PETSC_TRUE, nmat, nchecked)); /* only the last row */
+  len[36] = 0;
+  len[0]  = 1;
+  PetscCall(CheckCase(rnd, 1, 1, len, PETSC_TRUE, nmat, nchecked)); /* 1 x 1 */
+  for (PetscInt i = 0; i < 50; i++) len[i] = 3;
+  len[7] = 5000;
+  PetscCall(CheckCase(rnd, 50, 5000, len, PETSC_TRUE, nmat, nchecked)); /* one full row of 5000 */
+  for (PetscInt i = 0; i < 31; i++) len[i] = i % 4;
+  PetscCall(CheckCase(rnd, 31, 40, len, PETSC_TRUE, nmat, nchecked)); /* m < warp size, m not a multiple of any height */
+  for (PetscInt i = 0; i < 3000; i++) len[i] = 2;
+  PetscCall(CheckCase(rnd, 3000, 4, len, PETSC_TRUE, nmat, nchecked)); /* tall and thin */
+  for (PetscInt i = 0; i < 3; i++) len[i] = 200;
+  PetscCall(CheckCase(rnd, 3, 4000, len, PETSC_TRUE, nmat, nchecked)); /* short and wide */
+  for (PetscInt i = 0; i < 64; i++) len[i] = (i % 16 == 15) ? 30 : 0;
+  PetscCall(CheckCase(rnd, 64, 64, len, PETSC_TRUE, nmat, nchecked)); /* strips with one nonempty row */
+  PetscCall(PetscFree(len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Heights outside {1, 2, 4, 8, 16} are PETSc errors; the default height follows the documented rule */
+static PetscErrorCode CMRSParameters(void)
+{
+  const PetscInt bad[] = {-1, 0, 3, 5, 12, 17, 32};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(bad); i++) PetscCheck(CMRSCheckHeight(bad[i]) == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "height %" PetscInt_FMT " accepted", bad[i]);
+  PetscCall(PetscPopErrorHandler());
+  for (PetscInt h = 1; h <= 16; h *= 2) PetscCall(CMRSCheckHeight(h));
+  {
+    const PetscLogDouble mean[]   = {0.5, 1, 4, 6, 12, 27, 50, 100, 5000};
+    const PetscInt       expect[] = {16, 16, 16, 16, 16, 8, 4, 2, 1};
+
+    for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(mean); i++) {
+      MatGPUFormatRowStats stats = {0};
+
+      stats.mean = mean[i];
+      PetscCheck(CMRSDefaultHeight(&stats) == expect[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "default height for mean %g is %" PetscInt_FMT ", expected %" PetscInt_FMT, mean[i], CMRSDefaultHeight(&stats), expect[i]);
+    }
+  }
+  PetscCheck(CMRSPackable(1 << 28, PETSC_TRUE) && !CMRSPackable((1 << 28) + 1, PETSC_TRUE) && !CMRSPackable(10, PETSC_FALSE), PETSC_COMM_SELF, PETSC_ERR_PLIB, "packing limit");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* C and sigma outside their sets are PETSc errors; the defaults follow the documented rules */
+static PetscErrorCode SELLCSParameters(void)
+{
+  const PetscInt bad[][2] = {
+      {3,  1 },
+      {64, 1 },
+      {0,  1 },
+      {32, 48},
+      {32, 16},
+      {8,  24},
+      {32, 0 }
+  },
+                 good[][2] = {{4, 1}, {32, 32}, {32, 1024}, {8, 64}, {16, 16 * 4096}};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(bad); i++) PetscCheck(SELLCSCheckParameters(bad[i][0], bad[i][1]) == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "C %" PetscInt_FMT " sigma %" PetscInt_FMT " accepted", bad[i][0], bad[i][1]);
+  PetscCall(PetscPopErrorHandler());
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(good); i++) PetscCall(SELLCSCheckParameters(good[i][0], good[i][1]));
+  PetscCheck(SELLCSDefaultSigma(32, 0.95) == 1 && SELLCSDefaultSigma(32, 0.5) == 32 * 32 && SELLCSDefaultSigma(8, 0.5) == 8 * 32, PETSC_COMM_SELF, PETSC_ERR_PLIB, "default sigma");
+  {
+    const PetscLogDouble mean[]   = {0, 5, 16, 17, 100, 10000};
+    const PetscInt       expect[] = {1, 1, 1, 2, 8, 32};
+
+    for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(mean); i++) {
+      MatGPUFormatRowStats stats = {0};
+
+      stats.mean = mean[i];
+      PetscCheck(SELLCSDefaultThreads(&stats) == expect[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "default threads per row for mean %g", mean[i]);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscRandom rnd;
+  PetscInt    count = 1000, nmat = 0, nchecked = 0, *len;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-count", &count, NULL));
+  {
+    char      name[64] = "cmrs";
+    PetscBool flg;
+
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-format", name, sizeof(name), NULL));
+    for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(formats) && !fmt; i++) {
+      PetscCall(PetscStrcmp(name, formats[i].name, &flg));
+      if (flg) fmt = &formats[i];
+    }
+    PetscCheck(fmt, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "-format %s: not a format of this test", name);
+  }
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 20261122));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(fmt->parameters());
+  PetscCall(CheckEdgeCases(rnd, &nmat, &nchecked));
+  PetscCall(PetscMalloc1(400, &len));
+  for (PetscInt t = 0; t < count; t++) {
+    PetscReal r[5];
+    PetscInt  m, n, maxlen;
+
+    for (int q = 0; q < 5; q++) PetscCall(PetscRandomGetValueReal(rnd, &r[q]));
+    m      = (PetscInt)(r[0] * 400);
+    n      = 1 + (PetscInt)(r[1] * 400);
+    maxlen = 1 + (PetscInt)(r[2] * r[2] * 60); /* mostly short rows, sometimes long ones */
+    for (PetscInt i = 0; i < m; i++) {
+      PetscReal s;
+
+      PetscCall(PetscRandomGetValueReal(rnd, &s));
+      len[i] = s < 0.1 ? 0 : (PetscInt)(s * maxlen); /* about a tenth of the rows empty */
+    }
+    if (m && r[3] < 0.1) len[(PetscInt)(r[4] * m)] = n; /* one full row */
+    PetscCall(CheckCase(rnd, m, n, len, (PetscBool)(t % 4 != 3), &nmat, &nchecked));
+  }
+  PetscCall(PetscFree(len));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s host reference: %" PetscInt_FMT " matrices, %" PetscInt_FMT " format variants, all equal to the CSR product\n", fmt->name, nmat, nchecked));
+  PetscCall(PetscFinalize());
+  return 0;
+}
