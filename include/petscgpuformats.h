@@ -35,7 +35,7 @@ PETSC_EXTERN PetscErrorCode MatCMRSSetHeight(Mat, PetscInt);
 PETSC_EXTERN PetscErrorCode MatCMRSGetHeight(Mat, PetscInt *);
 PETSC_EXTERN PetscErrorCode MatCMRSSetSortColumns(Mat, PetscBool);
 
-PETSC_EXTERN PetscErrorCode MatSELLCSGetParameters(Mat, PetscInt *, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode MatSELLCSGetParameters(Mat, PetscInt *, PetscInt *, PetscInt *, PetscInt *);
 
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetDeviceMemory(Mat, PetscLogDouble *, PetscLogDouble *);
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetBuildTime(Mat, PetscLogDouble *);

@@ -5,7 +5,7 @@ static const char help[] = "Host reference of a format against a plain CSR produ
 /*
    For every matrix and every variant of the format's parameters (CMRS: height 1, 2, 4, 8, 16, packed or
    separate row-in-strip array, CSR or column-sorted order; SELL-C-sigma: C 4, 8, 16, 32 and sigma 1, C, 4C
-   and past m) this checks the format invariants (every entry found back at its row, column and value, the
+   and past m, with and without a long part) this checks the format invariants (every entry found back at its row, column and value, the
    format's own structure) and compares z = A x, z = y + A x and z = z + A x with a CSR product.
    Values and x are small integers, so every sum is exact and the comparison is bitwise. Random real
    values are checked against a rounding bound.
@@ -113,17 +113,28 @@ static PetscErrorCode CMRSDestroy(void **F)
 }
 
 /* SELL-C-sigma: sorted windows, chunk widths, every entry at its slot, padding zero */
-static PetscErrorCode SELLCSCheckInvariants(const CSR *A, const SELLCSArrays *F, PetscInt C, PetscInt sigma)
+static PetscErrorCode SELLCSCheckInvariants(const CSR *A, const SELLCSArrays *F, PetscInt C, PetscInt sigma, PetscInt longrow)
 {
   PetscInt64 used = 0;
   PetscBool *seen;
+  PetscInt   nl = 0;
 
   PetscFunctionBeginUser;
-  PetscCheck(F->m == A->m && F->n == A->n && F->nnz == A->nnz && F->C == C && F->sigma == sigma && F->nchunks == (A->m + C - 1) / C, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sizes");
+  PetscCheck(F->m == A->m && F->n == A->n && F->nnz == A->nnz && F->C == C && F->sigma == sigma && F->nchunks == (A->m + C - 1) / C && F->longrow == longrow, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sizes");
+  for (PetscInt i = 0; i < A->m; i++) { /* the long part: the rows longer than longrow, in order, as CSR */
+    const PetscInt len = A->rowptr[i + 1] - A->rowptr[i];
+
+    if (len <= longrow) continue;
+    PetscCheck(nl < F->nlong && F->lrow[nl] == i && F->lptr[nl + 1] - F->lptr[nl] == len, PETSC_COMM_SELF, PETSC_ERR_PLIB, "long row %" PetscInt_FMT " missing from the long part", i);
+    for (PetscInt j = 0; j < len; j++) PetscCheck(F->lcol[F->lptr[nl] + j] == A->colind[A->rowptr[i] + j] && F->lval[F->lptr[nl] + j] == A->val[A->rowptr[i] + j], PETSC_COMM_SELF, PETSC_ERR_PLIB, "long row %" PetscInt_FMT " entry %" PetscInt_FMT, i, j);
+    used += len;
+    nl++;
+  }
+  PetscCheck(nl == F->nlong && F->lptr[0] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "long part has %" PetscInt_FMT " rows, expected %" PetscInt_FMT, F->nlong, nl);
   PetscCheck(sigma > 1 || !F->perm, PETSC_COMM_SELF, PETSC_ERR_PLIB, "permutation without sorting");
   PetscCall(PetscCalloc1(A->m, &seen));
   for (PetscInt r = 0; r < A->m; r++) {
-    const PetscInt o = F->perm ? F->perm[r] : r, len = A->rowptr[o + 1] - A->rowptr[o];
+    const PetscInt o = F->perm ? F->perm[r] : r, len = A->rowptr[o + 1] - A->rowptr[o] > longrow ? -1 : A->rowptr[o + 1] - A->rowptr[o];
 
     PetscCheck(o >= 0 && o < A->m && !seen[o], PETSC_COMM_SELF, PETSC_ERR_PLIB, "perm is not a permutation");
     seen[o] = PETSC_TRUE;
@@ -134,12 +145,12 @@ static PetscErrorCode SELLCSCheckInvariants(const CSR *A, const SELLCSArrays *F,
 
       PetscCheck(F->rowlen[r - 1] > len || (F->rowlen[r - 1] == len && p < o), PETSC_COMM_SELF, PETSC_ERR_PLIB, "window not sorted by descending length, stably, at %" PetscInt_FMT, r);
     }
-    for (PetscInt j = 0; j < len; j++) {
+    for (PetscInt j = 0; j < len; j++) { /* none for a long row */
       const PetscInt64 slot = F->chunk_ptr[r / C] + (PetscInt64)j * C + r % C;
 
       PetscCheck(F->col[slot] == A->colind[A->rowptr[o] + j] && F->val[slot] == A->val[A->rowptr[o] + j], PETSC_COMM_SELF, PETSC_ERR_PLIB, "entry %" PetscInt_FMT " of row %" PetscInt_FMT " not at its slot", j, o);
     }
-    used += len;
+    used += PetscMax(len, 0);
   }
   for (PetscInt r = A->m; r < F->nchunks * C; r++) PetscCheck(F->rowlen[r] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "padding row with a length");
   PetscCheck(F->chunk_ptr[0] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "chunk_ptr[0]");
@@ -151,7 +162,7 @@ static PetscErrorCode SELLCSCheckInvariants(const CSR *A, const SELLCSArrays *F,
   }
   PetscCheck(F->nslots == F->chunk_ptr[F->nchunks] && used == A->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "slot count");
   for (PetscInt r = 0; r < F->nchunks * C; r++) { /* padding: column 0, value 0 */
-    for (PetscInt64 slot = F->chunk_ptr[r / C] + (PetscInt64)F->rowlen[r] * C + r % C; slot < F->chunk_ptr[r / C + 1]; slot += C) PetscCheck(F->col[slot] == 0 && F->val[slot] == 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "padding not zero");
+    for (PetscInt64 slot = F->chunk_ptr[r / C] + (PetscInt64)PetscMax(F->rowlen[r], 0) * C + r % C; slot < F->chunk_ptr[r / C + 1]; slot += C) PetscCheck(F->col[slot] == 0 && F->val[slot] == 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "padding not zero");
   }
   PetscCall(PetscFree(seen));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -159,13 +170,14 @@ static PetscErrorCode SELLCSCheckInvariants(const CSR *A, const SELLCSArrays *F,
 
 static PetscErrorCode SELLCSBuild(const CSR *A, PetscInt v, void **F)
 {
-  const PetscInt Cs[] = {4, 8, 16, 32}, C = Cs[v % 4], s = v / 4, sigma = s == 0 ? 1 : (s == 1 ? C : (s == 2 ? 4 * C : 1024 * C));
+  const PetscInt Cs[] = {4, 8, 16, 32}, C = Cs[v % 4], s = (v / 4) % 4, sigma = s == 0 ? 1 : (s == 1 ? C : (s == 2 ? 4 * C : 1024 * C));
+  const PetscInt longrow = v / 16 ? 3 : PETSC_INT_MAX; /* rows of more than 3 entries in the long part, or none */
   SELLCSArrays  *c;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&c));
-  PetscCall(SELLCSBuildHost(A->m, A->n, A->rowptr, A->colind, A->val, C, sigma, c));
-  PetscCall(SELLCSCheckInvariants(A, c, C, sigma));
+  PetscCall(SELLCSBuildHost(A->m, A->n, A->rowptr, A->colind, A->val, C, sigma, longrow, c));
+  PetscCall(SELLCSCheckInvariants(A, c, C, sigma, longrow));
   *F = c;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -187,7 +199,7 @@ static PetscErrorCode   CMRSParameters(void);
 static PetscErrorCode   SELLCSParameters(void);
 static const HostFormat formats[] = {
     {"cmrs",   20, CMRSBuild,   CMRSMult,   CMRSDestroy,   CMRSParameters  },
-    {"sellcs", 16, SELLCSBuild, SELLCSMult, SELLCSDestroy, SELLCSParameters},
+    {"sellcs", 32, SELLCSBuild, SELLCSMult, SELLCSDestroy, SELLCSParameters},
 };
 static const HostFormat *fmt;
 

@@ -26,6 +26,7 @@ typedef struct {
   MatType     type;                                                                                                                                   /* MATSEQCMRS */
   const char *title;                                                                                                                                  /* log events <title>Build, <title>Values */
   PetscInt    nvariants;                                                                                                                              /* parameter combinations */
+  PetscInt    largevariant;                                                                                                                           /* the variant for the 17M-row matrix: the most strips or chunks */
   PetscErrorCode (*setvariant)(PetscInt, char *, size_t);                                                                                             /* options of variant v */
   PetscErrorCode (*resetvariant)(void);                                                                                                               /* back to the defaults */
   PetscErrorCode (*reference)(Mat, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *); /* host product */
@@ -37,6 +38,7 @@ typedef struct {
 /* ------------------------------------------------------------------ CMRS */
 static const char *cmrs_heights[] = {"0", "1", "2", "4", "8", "16"}, *cmrs_spw[] = {"0", "1", "2", "4"};
 static PetscBool   cmrs_pack = PETSC_TRUE, cmrs_sort = PETSC_TRUE;
+static PetscInt    cmrs_height; /* requested, 0: automatic */
 
 /* variant v: height x packing x sorting x strips per warp */
 static PetscErrorCode CMRSVariant(PetscInt v, char *desc, size_t len)
@@ -44,8 +46,9 @@ static PetscErrorCode CMRSVariant(PetscInt v, char *desc, size_t len)
   const char *h = cmrs_heights[v % 6], *spw = cmrs_spw[(v / 24) % 4];
 
   PetscFunctionBeginUser;
-  cmrs_pack = (PetscBool)((v / 6) % 2 == 0);
-  cmrs_sort = (PetscBool)((v / 12) % 2 == 1);
+  cmrs_height = atoi(h);
+  cmrs_pack   = (PetscBool)((v / 6) % 2 == 0);
+  cmrs_sort   = (PetscBool)((v / 12) % 2 == 1);
   PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_height", h));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_pack_columns", cmrs_pack ? "1" : "0"));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_sort_columns", cmrs_sort ? "1" : "0"));
@@ -58,6 +61,7 @@ static PetscErrorCode CMRSResetVariant(void)
 {
   PetscFunctionBeginUser;
   cmrs_pack = cmrs_sort = PETSC_TRUE;
+  cmrs_height           = 0;
   PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_height"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_pack_columns"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_sort_columns"));
@@ -73,6 +77,7 @@ static PetscErrorCode CMRSReference(Mat A, const PetscInt *ia, const PetscInt *j
   PetscFunctionBeginUser;
   PetscCall(MatGetSize(A, &m, &n));
   PetscCall(MatCMRSGetHeight(A, &height));
+  PetscCheck(!cmrs_height || !m || height == cmrs_height, PETSC_COMM_SELF, PETSC_ERR_PLIB, "height %" PetscInt_FMT " requested, %" PetscInt_FMT " used", cmrs_height, height);
   if (!height) height = 1; /* an empty matrix has no format: any height of the reference gives zeros */
   PetscCall(CMRSBuildHost(m, n, ia, ja, a, height, cmrs_pack, cmrs_sort, &F));
   PetscCall(CMRSMultHost(&F, x, y, z));
@@ -91,13 +96,14 @@ static PetscErrorCode CMRSCheckOption(Mat A)
 }
 
 /* ------------------------------------------------------------------ SELL-C-sigma */
-static const char    *sell_c[] = {"4", "8", "16", "32"}, *sell_t[] = {"0", "1", "2", "4", "32"};
+static const char    *sell_c[] = {"4", "8", "16", "32"}, *sell_t[] = {"0", "1", "2", "4", "32"}, *sell_long[] = {"0", "3"};
 static const PetscInt sell_sigma_chunks[] = {0, 1, 8, 4096}; /* sigma in chunks of C; 0: automatic, 4096: past m */
+static PetscInt       sell_req[4]         = {32, 0, 0, 0};   /* requested C, sigma, T, long row; 0: automatic */
 
-/* variant v: C x sigma x threads per row; sigma = 1 for the first of each C */
+/* variant v: C x sigma x threads per row x long rows (automatic, or every row of more than 3 entries) */
 static PetscErrorCode SELLCSVariant(PetscInt v, char *desc, size_t len)
 {
-  const char *C = sell_c[v % 4], *T = sell_t[(v / 16) % 5];
+  const char *C = sell_c[v % 4], *T = sell_t[(v / 16) % 5], *L = sell_long[(v / 80) % 2];
   PetscInt    s = (v / 4) % 4, sigma;
   char        sig[32];
 
@@ -107,7 +113,12 @@ static PetscErrorCode SELLCSVariant(PetscInt v, char *desc, size_t len)
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sellcs_c", C));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sellcs_sigma", sig));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sellcs_threads_per_row", T));
-  PetscCall(PetscSNPrintf(desc, len, "C %s, sigma %s, threads per row %s", C, sig, T));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_sellcs_long_row", L));
+  sell_req[0] = atoi(C);
+  sell_req[1] = sigma;
+  sell_req[2] = atoi(T);
+  sell_req[3] = atoi(L);
+  PetscCall(PetscSNPrintf(desc, len, "C %s, sigma %s, threads per row %s, long rows past %s", C, sig, T, L));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -117,19 +128,24 @@ static PetscErrorCode SELLCSResetVariant(void)
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_c"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_sigma"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_threads_per_row"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_long_row"));
+  PetscCall(PetscArrayzero(sell_req, 4));
+  sell_req[0] = 32;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode SELLCSReference(Mat A, const PetscInt *ia, const PetscInt *ja, const PetscScalar *a, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
 {
-  PetscInt     m, n, C, sigma;
+  PetscInt     m, n, used[4];
   SELLCSArrays F;
 
   PetscFunctionBeginUser;
   PetscCall(MatGetSize(A, &m, &n));
-  PetscCall(MatSELLCSGetParameters(A, &C, &sigma, NULL));
-  if (!sigma) sigma = 1; /* an empty matrix has no format */
-  PetscCall(SELLCSBuildHost(m, n, ia, ja, a, C, sigma, &F));
+  PetscCall(MatSELLCSGetParameters(A, &used[0], &used[1], &used[2], &used[3]));
+  for (int i = 0; i < 4; i++) PetscCheck(!sell_req[i] || used[i] == sell_req[i] || (i > 0 && !used[i]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "parameter %d: %" PetscInt_FMT " requested, %" PetscInt_FMT " used", i, sell_req[i], used[i]);
+  if (!used[1]) used[1] = 1; /* an empty matrix has no format */
+  if (!used[3]) used[3] = PETSC_INT_MAX;
+  PetscCall(SELLCSBuildHost(m, n, ia, ja, a, used[0], used[1], used[3], &F));
   PetscCall(SELLCSMultHost(&F, x, y, z));
   PetscCall(SELLCSDestroyHost(&F));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -140,14 +156,14 @@ static PetscErrorCode SELLCSCheckOption(Mat A)
   PetscInt C;
 
   PetscFunctionBeginUser;
-  PetscCall(MatSELLCSGetParameters(A, &C, NULL, NULL));
+  PetscCall(MatSELLCSGetParameters(A, &C, NULL, NULL, NULL));
   PetscCheck(C == 16, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-t_mat_sellcs_c 16 gave C = %" PetscInt_FMT, C);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static const Format formats[] = {
-    {MATCMRS,   MATSEQCMRS,   "CMRS",   96, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height", "8",  CMRSCheckOption,   "mat_cmrs_height", "3",  "mat_cmrs_strips_per_warp",   "3"},
-    {MATSELLCS, MATSEQSELLCS, "SELLCS", 80, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",    "16", SELLCSCheckOption, "mat_sellcs_c",    "12", "mat_sellcs_threads_per_row", "3"},
+    {MATCMRS,   MATSEQCMRS,   "CMRS",   96,  1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height", "8",  CMRSCheckOption,   "mat_cmrs_height", "3",  "mat_cmrs_strips_per_warp",   "3"},
+    {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",    "16", SELLCSCheckOption, "mat_sellcs_c",    "12", "mat_sellcs_threads_per_row", "3"},
 };
 static const Format *fmt;
 
@@ -317,6 +333,33 @@ static PetscErrorCode CheckMatrix(PetscInt m, PetscInt n, const PetscInt *len, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* 17M rows of one entry: more than 2^24 strips of height 1 or rows (grid-stride loops past one grid) */
+static PetscErrorCode CheckLarge(void)
+{
+  const PetscInt m = 17000000;
+  PetscInt      *len;
+  CSR            csr;
+  Mat            H, A;
+  char           desc[128];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "checking %" PetscInt_FMT " x %" PetscInt_FMT " with one entry per row\n", m, m));
+  PetscCall(PetscMalloc1(m, &len));
+  for (PetscInt i = 0; i < m; i++) len[i] = 1;
+  PetscCall(CSRCreate(rnd, m, m, len, PETSC_TRUE, &csr));
+  PetscCall(PetscFree(len));
+  PetscCall(CSRToMat(&csr, &H));
+  PetscCall(CSRDestroy(&csr));
+  PetscCall(MatConvert(H, fmt->type, MAT_INITIAL_MATRIX, &A));
+  PetscCall(MatDestroy(&H));
+  PetscCall(fmt->setvariant(fmt->largevariant, desc, sizeof(desc)));
+  PetscCall(MatSetFromOptions(A));
+  PetscCall(CheckAgainstReference(A, desc));
+  PetscCall(fmt->resetvariant());
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CheckMatrices(void)
 {
   PetscInt *len;
@@ -349,7 +392,8 @@ static PetscErrorCode CheckMatrices(void)
   PetscCall(CheckMatrix(200000, 200000, len, "200000 x 200000, rows of 1 to 9"));
   for (PetscInt i = 0; i < 31; i++) len[i] = 31;
   PetscCall(CheckMatrix(31, 31, len, "31 x 31 dense"));
-  count = 10;
+  PetscCall(CheckLarge());
+  count = 11;
   PetscCall(PetscFree(len));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "device = host reference and aijcusparse on %" PetscInt_FMT " matrices x %" PetscInt_FMT " variants\n", count, fmt->nvariants));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -472,6 +516,12 @@ static PetscErrorCode CheckConversions(void)
   PetscCall(MatScale(C, 4.0));
   PetscCall(MatConvert(C, MATSEQAIJCUSPARSE, MAT_REUSE_MATRIX, &D));
   PetscCall(CheckAgainstCUSPARSE(C, D, "reuse to seqaijcusparse"));
+  PetscCall(MatDestroy(&D));
+  PetscCall(MatConvert(C, MATAIJCUSPARSE, MAT_INITIAL_MATRIX, &D)); /* root names too */
+  PetscCall(CheckType(D, MATSEQAIJCUSPARSE, "initial to aijcusparse"));
+  PetscCall(MatDestroy(&D));
+  PetscCall(MatConvert(C, MATAIJ, MAT_INITIAL_MATRIX, &D));
+  PetscCall(CheckType(D, MATSEQAIJ, "initial to aij"));
   PetscCall(MatDestroy(&D));
   PetscCall(MatConvert(C, MATSEQAIJ, MAT_INITIAL_MATRIX, &D));
   PetscCall(CheckType(D, MATSEQAIJ, "initial to seqaij"));

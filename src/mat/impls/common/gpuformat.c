@@ -252,6 +252,7 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
   if (build) {
     PetscCall(ctx->ops->reset(ctx->fmt));
     PetscCall(MatGPUFormatNonzeros_Private(A, &ctx->nnz));
+    PetscCheck(ctx->nnz <= MATGPUFORMAT_MAX_NNZ, PETSC_COMM_SELF, PETSC_ERR_SUP, "Matrix type %s supports at most %d entries, this matrix has %" PetscInt_FMT "; it can be used as MATSEQAIJCUSPARSE", ((PetscObject)A)->type_name, MATGPUFORMAT_MAX_NNZ, ctx->nnz);
     ctx->nzrows = 0;
   }
   if (ctx->nnz && A->rmap->n) {
@@ -375,8 +376,12 @@ static PetscErrorCode MatGPUFormatCopyValues_Private(Mat A, Mat B)
   const PetscScalar *a;
   PetscScalar       *b;
   PetscInt           nza, nzb;
+  PetscBool          aij, baij;
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &aij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)B, MATSEQAIJ, &baij));
+  PetscCheck(aij && baij, PETSC_COMM_SELF, PETSC_ERR_SUP, "MAT_REUSE_MATRIX conversion from %s to %s is not supported; use MAT_INITIAL_MATRIX", ((PetscObject)A)->type_name, ((PetscObject)B)->type_name);
   PetscCall(MatGPUFormatNonzeros_Private(A, &nza));
   PetscCall(MatGPUFormatNonzeros_Private(B, &nzb));
   PetscCheck(A->rmap->n == B->rmap->n && A->cmap->n == B->cmap->n && nza == nzb, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
@@ -516,7 +521,7 @@ static PetscErrorCode MatConvertFrom_GPUFormat(Mat A, MatType newtype, MatReuse 
 static PetscErrorCode MatConvert_GPUFormat_SeqAIJCUSPARSE(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
 {
   Mat       B;
-  PetscBool tohost;
+  PetscBool tocusparse;
 
   PetscFunctionBegin;
   if (reuse == MAT_REUSE_MATRIX) {
@@ -526,8 +531,8 @@ static PetscErrorCode MatConvert_GPUFormat_SeqAIJCUSPARSE(Mat A, MatType newtype
   if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
   else B = A;
   PetscCall(MatGPUFormatStrip_Private(B));
-  PetscCall(PetscStrbeginswith(newtype, MATSEQAIJCUSPARSE, &tohost));
-  if (!tohost) PetscCall(MatConvert(B, MATSEQAIJ, MAT_INPLACE_MATRIX, &B));
+  PetscCall(PetscStrendswith(newtype, MATAIJCUSPARSE, &tocusparse)); /* aijcusparse or seqaijcusparse */
+  if (!tocusparse) PetscCall(MatConvert(B, MATSEQAIJ, MAT_INPLACE_MATRIX, &B));
   *newmat = B;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

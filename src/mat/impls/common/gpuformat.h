@@ -68,6 +68,22 @@ PETSC_INTERN PetscErrorCode MatCreate_SeqGPUFormat_Private(Mat, MatGPUFormatOps 
 PETSC_INTERN PetscErrorCode MatGPUFormatGetFormat_Private(Mat, MatGPUFormatOps *, void **);
 PETSC_INTERN PetscErrorCode MatGPUFormatInvalidate_Private(Mat);
 
+/* Entries at most: the kernels index with 32-bit integers and step up to this far past the last entry */
+#define MATGPUFORMAT_MAX_NNZ (PETSC_INT_MAX - 4096)
+
+#if defined(__cplusplus)
+  #include <exception>
+/* A Thrust call that may throw (allocation, CUDA errors) becomes a PETSc error */
+  #define MatGPUFormatCallThrust(...)                                     \
+    do {                                                                  \
+      try {                                                               \
+        __VA_ARGS__;                                                      \
+      } catch (const std::exception &ex) {                                \
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "Thrust: %s", ex.what()); \
+      }                                                                   \
+    } while (0)
+#endif
+
 /* Device helpers shared by formats (cuda/gpuformat.cu) */
 PETSC_INTERN PetscErrorCode MatGPUFormatRowStats_Private(PetscInt, const int *, cudaStream_t, MatGPUFormatRowStats *);
 PETSC_INTERN PetscErrorCode MatGPUFormatGatherValues_Private(PetscInt, const int *, const PetscScalar *, PetscScalar *, cudaStream_t);

@@ -12,6 +12,7 @@
 #define SELLCS_BETA_SORT          0.9
 #define SELLCS_SIGMA_CHUNKS       32
 #define SELLCS_ENTRIES_PER_THREAD 16
+#define SELLCS_LONG_PER_THREAD    256 /* a row is long past this many entries per thread of its row */
 
 /* C in {4, 8, 16, 32}; sigma = 1 or a power-of-two multiple of C */
 PetscErrorCode SELLCSCheckParameters(PetscInt C, PetscInt sigma)
@@ -36,6 +37,12 @@ PetscInt SELLCSDefaultThreads(const MatGPUFormatRowStats *stats)
   return T;
 }
 
+/* Rows longer than this leave the chunks for the long part, whose warps split them */
+PetscInt SELLCSDefaultLongRow(PetscInt T)
+{
+  return SELLCS_LONG_PER_THREAD * T;
+}
+
 /* Fraction of the slots that hold entries (the paper's chunk occupancy beta); 1 for an empty matrix */
 PetscReal SELLCSOccupancy(const SELLCSArrays *A)
 {
@@ -55,10 +62,11 @@ static int SELLCSRowCompare(const void *a, const void *b)
   return p->row < q->row ? -1 : (p->row > q->row ? 1 : 0);
 }
 
-/* Builds the SELL-C-sigma arrays of an m x n CSR matrix (rowptr[0] = 0) */
-PetscErrorCode SELLCSBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, const PetscInt *colind, const PetscScalar *val, PetscInt C, PetscInt sigma, SELLCSArrays *A)
+/* Builds the SELL-C-sigma arrays of an m x n CSR matrix (rowptr[0] = 0); rows longer than longrow go to the long part */
+PetscErrorCode SELLCSBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, const PetscInt *colind, const PetscScalar *val, PetscInt C, PetscInt sigma, PetscInt longrow, SELLCSArrays *A)
 {
   SELLCSRow *rows;
+  PetscInt   nl = 0;
 
   PetscFunctionBegin;
   PetscCall(SELLCSCheckParameters(C, sigma));
@@ -69,10 +77,30 @@ PetscErrorCode SELLCSBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, c
   A->C       = C;
   A->sigma   = sigma;
   A->nchunks = (m + C - 1) / C;
+  A->longrow = longrow;
   PetscCall(PetscMalloc1(m, &rows));
   for (PetscInt i = 0; i < m; i++) {
     rows[i].len = rowptr[i + 1] - rowptr[i];
     rows[i].row = i;
+    if (rows[i].len > longrow) {
+      rows[i].len = -1; /* long: out of the chunks */
+      A->nlong++;
+    }
+  }
+  PetscCall(PetscMalloc2(A->nlong, &A->lrow, A->nlong + 1, &A->lptr));
+  A->lptr[0] = 0;
+  for (PetscInt i = 0; i < m; i++)
+    if (rows[i].len < 0) {
+      A->lrow[nl]     = (int)i;
+      A->lptr[nl + 1] = A->lptr[nl] + (int)(rowptr[i + 1] - rowptr[i]);
+      nl++;
+    }
+  PetscCall(PetscMalloc2(A->lptr[A->nlong], &A->lcol, A->lptr[A->nlong], &A->lval));
+  for (PetscInt l = 0; l < A->nlong; l++) {
+    for (PetscInt j = 0; j < A->lptr[l + 1] - A->lptr[l]; j++) {
+      A->lcol[A->lptr[l] + j] = (int)colind[rowptr[A->lrow[l]] + j];
+      A->lval[A->lptr[l] + j] = val[rowptr[A->lrow[l]] + j];
+    }
   }
   if (sigma > 1) {
     for (PetscInt w = 0; w < m; w += sigma) qsort(rows + w, (size_t)PetscMin(sigma, m - w), sizeof(SELLCSRow), SELLCSRowCompare);
@@ -87,7 +115,7 @@ PetscErrorCode SELLCSBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, c
     int width = 0;
 
     for (PetscInt k = 0; k < C; k++) width = PetscMax(width, A->rowlen[c * C + k]);
-    A->chunk_ptr[c + 1] = A->chunk_ptr[c] + (PetscInt64)C * width;
+    A->chunk_ptr[c + 1] = A->chunk_ptr[c] + (PetscInt64)C * width; /* long rows (-1) take no width */
   }
   A->nslots = A->chunk_ptr[A->nchunks];
   PetscCall(PetscCalloc1(A->nslots, &A->col));
@@ -115,7 +143,15 @@ PetscErrorCode SELLCSMultHost(const SELLCSArrays *A, const PetscScalar *x, const
     const PetscInt64 base = A->chunk_ptr[r / A->C] + r % A->C;
     PetscScalar      sum  = 0;
 
+    if (A->rowlen[r] < 0) continue; /* a long row */
     for (PetscInt j = 0; j < A->rowlen[r]; j++) sum += A->val[base + (PetscInt64)j * A->C] * x[A->col[base + (PetscInt64)j * A->C]];
+    z[o] = (y ? y[o] : 0.0) + sum;
+  }
+  for (PetscInt l = 0; l < A->nlong; l++) {
+    const PetscInt o   = A->lrow[l];
+    PetscScalar    sum = 0;
+
+    for (PetscInt k = A->lptr[l]; k < A->lptr[l + 1]; k++) sum += A->lval[k] * x[A->lcol[k]];
     z[o] = (y ? y[o] : 0.0) + sum;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -129,5 +165,7 @@ PetscErrorCode SELLCSDestroyHost(SELLCSArrays *A)
   PetscCall(PetscFree(A->chunk_ptr));
   PetscCall(PetscFree(A->col));
   PetscCall(PetscFree(A->val));
+  PetscCall(PetscFree2(A->lrow, A->lptr));
+  PetscCall(PetscFree2(A->lcol, A->lval));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -355,15 +355,13 @@ static PetscErrorCode CMRSMult(void *fmt, const PetscScalar *x, const PetscScala
 
 __global__ static void cmrs_strip_ptr_kernel(int nstrips, int m, int height, const int *__restrict__ rowptr, int *__restrict__ strip_ptr)
 {
-  const int s = blockIdx.x * blockDim.x + threadIdx.x;
-
-  if (s <= nstrips) strip_ptr[s] = rowptr[min((long long)s * height, (long long)m)];
+  for (long long s = blockIdx.x * (long long)blockDim.x + threadIdx.x; s <= nstrips; s += (long long)gridDim.x * blockDim.x) strip_ptr[s] = rowptr[min(s * height, (long long)m)];
 }
 
 /* Entry k gets its row-in-strip: the row is found by binary search, so long rows cost no more than short ones */
 __global__ static void cmrs_fill_kernel(int m, int nnz, int height, bool packed, const int *__restrict__ rowptr, const int *__restrict__ colind, unsigned *__restrict__ out, unsigned char *__restrict__ rowin)
 {
-  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += gridDim.x * blockDim.x) {
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < nnz; k += (long long)gridDim.x * blockDim.x) {
     int lo = 0, hi = m - 1;
 
     while (lo < hi) { /* the last row starting at or before k: the row of entry k */
@@ -384,12 +382,12 @@ __global__ static void cmrs_fill_kernel(int m, int nnz, int height, bool packed,
 
 __global__ static void cmrs_wide_keys_kernel(int nnz, const unsigned *__restrict__ colind, const unsigned char *__restrict__ rowin, unsigned long long *__restrict__ keys)
 {
-  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += gridDim.x * blockDim.x) keys[k] = ((unsigned long long)colind[k] << CMRS_BITS) | rowin[k];
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < nnz; k += (long long)gridDim.x * blockDim.x) keys[k] = ((unsigned long long)colind[k] << CMRS_BITS) | rowin[k];
 }
 
 __global__ static void cmrs_unwide_keys_kernel(int nnz, const unsigned long long *__restrict__ keys, unsigned *__restrict__ colind, unsigned char *__restrict__ rowin)
 {
-  for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += gridDim.x * blockDim.x) {
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < nnz; k += (long long)gridDim.x * blockDim.x) {
     colind[k] = (unsigned)(keys[k] >> CMRS_BITS);
     rowin[k]  = (unsigned char)(keys[k] & (CMRS_MAX_HEIGHT - 1));
   }
@@ -443,7 +441,7 @@ static PetscErrorCode CMRSSortStrips(Mat_CMRS *cm, cudaStream_t stream)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)nnz * sizeof(int), (void **)&iota));
-  thrust::sequence(thrust::cuda::par.on(stream), iota, iota + nnz);
+  MatGPUFormatCallThrust(thrust::sequence(thrust::cuda::par.on(stream), iota, iota + nnz));
   if (d->packed) {
     unsigned *keys = (unsigned *)nullptr;
 
@@ -484,16 +482,16 @@ static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
   int                            nchunks;
 
   PetscFunctionBegin;
-  cm->longthreshold = PetscMax(CMRS_LONG_MIN, CMRS_LONG_FACTOR * ((d->nnz + d->nstrips - 1) / d->nstrips));
+  cm->longthreshold = (PetscInt)PetscMin(PETSC_INT_MAX, PetscMax(CMRS_LONG_MIN, CMRS_LONG_FACTOR * (((PetscInt64)d->nnz + d->nstrips - 1) / d->nstrips)));
   islong            = CMRSIsLong{d->strip_ptr, (int)cm->longthreshold};
-  cm->nlong         = thrust::count_if(policy, first, first + nstrips, islong);
+  MatGPUFormatCallThrust(cm->nlong = thrust::count_if(policy, first, first + nstrips, islong));
   if (!cm->nlong) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)cm->nlong * sizeof(int), (void **)&cm->longstrips));
   PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)(cm->nlong + 1) * sizeof(int), (void **)&cm->chunkptr));
-  thrust::copy_if(policy, first, first + nstrips, cm->longstrips, islong);
-  thrust::transform(policy, cm->longstrips, cm->longstrips + cm->nlong, cm->chunkptr, CMRSChunks{d->strip_ptr});
+  MatGPUFormatCallThrust(thrust::copy_if(policy, first, first + nstrips, cm->longstrips, islong));
+  MatGPUFormatCallThrust(thrust::transform(policy, cm->longstrips, cm->longstrips + cm->nlong, cm->chunkptr, CMRSChunks{d->strip_ptr}));
   PetscCallCUDA(cudaMemsetAsync(cm->chunkptr + cm->nlong, 0, sizeof(int), stream));
-  thrust::exclusive_scan(policy, cm->chunkptr, cm->chunkptr + cm->nlong + 1, cm->chunkptr);
+  MatGPUFormatCallThrust(thrust::exclusive_scan(policy, cm->chunkptr, cm->chunkptr + cm->nlong + 1, cm->chunkptr));
   PetscCallCUDA(cudaMemcpyAsync(&nchunks, cm->chunkptr + cm->nlong, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   cm->nchunks = nchunks;
@@ -538,7 +536,7 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->perm, csr->val, d->val, csr->stream));
   PetscCall(CMRSSplitLongStrips(cm, csr->stream));
   /* short strips of irregular rows (x gathers that miss the caches) want more loads in flight per warp */
-  cm->group = cm->spw ? cm->spw : (d->nnz <= CMRS_SHORT_MEAN * d->nstrips && csr->stats.stddev > csr->stats.mean ? CMRS_GROUP : 1);
+  cm->group = cm->spw ? cm->spw : ((PetscInt64)d->nnz <= (PetscInt64)CMRS_SHORT_MEAN * d->nstrips && csr->stats.stddev > csr->stats.mean ? CMRS_GROUP : 1);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -15,7 +15,7 @@ __global__ static void __launch_bounds__(GPUFORMAT_BLOCK) row_stats_kernel(int m
   int                maxlen = 0;
   double             sumsq  = 0.0;
 
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < m; i += gridDim.x * blockDim.x) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x) {
     const int    len = rowptr[i + 1] - rowptr[i];
     const double d   = len - mean;
 
@@ -63,7 +63,7 @@ PetscErrorCode MatGPUFormatRowStats_Private(PetscInt m, const int *rowptr, cudaS
 
 __global__ static void __launch_bounds__(GPUFORMAT_BLOCK) gather_kernel(PetscInt n, const int *__restrict__ perm, const PetscScalar *__restrict__ src, PetscScalar *__restrict__ dst)
 {
-  for (PetscInt k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += (PetscInt)gridDim.x * blockDim.x) dst[k] = src[perm[k]];
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n; k += (long long)gridDim.x * blockDim.x) dst[k] = src[perm[k]];
 }
 
 /* dst[k] = src[perm[k]] for k < n, or a plain copy when perm is NULL */

@@ -5,6 +5,8 @@
 #include "../sellcs.h"
 #include <petsc/private/petscimpl.h>
 #include <cub/device/device_segmented_sort.cuh>
+#include <thrust/copy.h>
+#include <thrust/count.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/scan.h>
@@ -12,17 +14,24 @@
 #include <thrust/transform_reduce.h>
 
 #define SELLCS_BLOCK  256 /* threads per block */
-#define SELLCS_UNROLL 4   /* entries each thread loads before it uses the first */
+#define SELLCS_WARPS  (SELLCS_BLOCK / 32)
+#define SELLCS_UNROLL 8    /* entries each thread loads before it uses the first: rows of up to 8 take one round trip */
+#define SELLCS_CHUNK  1024 /* entries per warp in the long part */
 
 typedef struct {
   /* parameters */
   PetscInt C;       /* rows per chunk */
   PetscInt sigma;   /* sorting scope; 0: chosen at build time */
   PetscInt threads; /* threads per row; 0: chosen at build time */
+  PetscInt longrow; /* rows longer than this go to the long part; 0: chosen at build time */
   /* the matrix, on the device */
   SELLCSArrays         d;
-  int                 *iperm; /* m: sorted position of each original row (NULL when sigma = 1) */
-  PetscInt             T;     /* threads per row in use */
+  int                 *iperm;     /* m: sorted position of each original row (NULL when sigma = 1) */
+  int                 *lchunkptr; /* nlong + 1: chunks of long row l are [lchunkptr[l], lchunkptr[l+1]) */
+  PetscScalar         *lpartial;  /* nlchunks partial sums */
+  unsigned            *ldone;     /* nlong chunk counters, back to 0 after each product */
+  PetscInt             nlchunks;
+  PetscInt             T; /* threads per row in use */
   PetscReal            beta_unsorted;
   MatGPUFormatRowStats stats;
   PetscLogDouble       bytes;
@@ -33,17 +42,88 @@ struct SELLCSKernelArgs {
   const int         *rowlen, *perm, *col;
   const long long   *chunk_ptr;
   const PetscScalar *val;
+  int                nlong, nlchunks, lblocks; /* the long part, done by the first lblocks blocks */
+  const int         *lrow, *lptr, *lcol, *lchunkptr;
+  const PetscScalar *lval;
+  PetscScalar       *lpartial;
+  unsigned          *ldone;
 };
+
+/*
+   Chunk c of the long part, by one warp: the partial sum of its SELLCS_CHUNK entries; the warp that finishes
+   the last chunk of a row (a counter per row) adds the partial sums in chunk order, so the result does not
+   depend on timing.
+*/
+template <bool ADD>
+__device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, int c, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, int lane)
+{
+  int         lo = 0, hi = a.nlong - 1;
+  unsigned    last = 0;
+  PetscScalar sum  = 0.0;
+
+  while (lo < hi) { /* the long row of chunk c: the last l with lchunkptr[l] <= c */
+    const int mid = (lo + hi + 1) >> 1;
+
+    if (a.lchunkptr[mid] <= c) lo = mid;
+    else hi = mid - 1;
+  }
+  const int c0 = a.lchunkptr[lo], c1 = a.lchunkptr[lo + 1];
+  const int b = a.lptr[lo] + (c - c0) * SELLCS_CHUNK, e = min(a.lptr[lo + 1], b + SELLCS_CHUNK);
+
+  for (int j = b + lane; j < e; j += 32 * SELLCS_UNROLL) {
+    int         cc[SELLCS_UNROLL];
+    PetscScalar v[SELLCS_UNROLL];
+
+#pragma unroll
+    for (int u = 0; u < SELLCS_UNROLL; u++) {
+      const bool in = j + 32 * u < e;
+
+      cc[u] = in ? __ldcs(a.lcol + j + 32 * u) : 0;
+      v[u]  = in ? __ldcs(a.lval + j + 32 * u) : 0.0;
+    }
+#pragma unroll
+    for (int u = 0; u < SELLCS_UNROLL; u++)
+      if (j + 32 * u < e) v[u] *= __ldg(x + cc[u]);
+#pragma unroll
+    for (int u = 0; u < SELLCS_UNROLL; u++) sum += v[u];
+  }
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, off);
+  if (lane == 0) a.lpartial[c] = sum;
+  __threadfence(); /* the partial sum is visible before the counter moves */
+  __syncwarp();
+  if (lane == 0) last = atomicAdd(a.ldone + lo, 1u) == (unsigned)(c1 - c0 - 1);
+  last = __shfl_sync(0xffffffffu, last, 0);
+  if (!last) return;
+  __threadfence();
+  sum = 0.0;
+  for (int q = c0 + lane; q < c1; q += 32) sum += __ldcg(a.lpartial + q);
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, off);
+  if (lane == 0) {
+    const int o = a.lrow[lo];
+
+    z[o]        = ADD ? y[o] + sum : sum;
+    a.ldone[lo] = 0;
+  }
+}
 
 /*
    T threads per sorted row r (T = 1 is the paper's GPU kernel, T > 1 its Sliced ELLR-T variant): thread t
    of the row adds entries t, t + T, ..., stopping at the row's length, so padding is never read; the T
-   partial sums combine by shuffles and the row is written in the original order, z[perm[r]]. y may alias z.
+   partial sums combine by shuffles and the row is written in the original order, z[perm[r]]. The first
+   lblocks blocks do the long part instead. y may alias z.
 */
 template <int T, bool ADD>
 __global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_mult_kernel(const SELLCSKernelArgs a, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
 {
-  const long long tid    = (long long)blockIdx.x * SELLCS_BLOCK + threadIdx.x;
+  if ((int)blockIdx.x < a.lblocks) { /* the long part first, so that it starts first */
+    const int c = (int)blockIdx.x * SELLCS_WARPS + (threadIdx.x >> 5);
+
+    if (c < a.nlchunks) sellcs_long_chunk<ADD>(a, c, x, y, z, threadIdx.x & 31);
+    return;
+  }
+  const long long tid    = (long long)(blockIdx.x - a.lblocks) * SELLCS_BLOCK + threadIdx.x;
   const long long r      = tid / T;
   const int       t      = (int)(tid % T);
   const bool      active = r < a.m;
@@ -74,7 +154,7 @@ __global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_mult_kernel(const 
 #pragma unroll
     for (int off = T / 2; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
   }
-  if (active && t == 0) {
+  if (active && t == 0 && len >= 0) { /* a long row (-1) is the long part's */
     const int o = a.perm ? a.perm[r] : (int)r;
 
     z[o] = ADD ? y[o] + sum : sum;
@@ -84,7 +164,7 @@ __global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_mult_kernel(const 
 template <int T>
 static PetscErrorCode SELLCSLaunch(const SELLCSKernelArgs &a, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
-  const unsigned blocks = (unsigned)(((long long)a.m * T + SELLCS_BLOCK - 1) / SELLCS_BLOCK);
+  const unsigned blocks = (unsigned)(a.lblocks + ((long long)a.m * T + SELLCS_BLOCK - 1) / SELLCS_BLOCK);
 
   PetscFunctionBegin;
   if (y) sellcs_mult_kernel<T, true><<<blocks, SELLCS_BLOCK, 0, stream>>>(a, x, y, z);
@@ -104,7 +184,7 @@ static int SELLCSLog2(PetscInt v)
 static PetscErrorCode SELLCSMult(void *fmt, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
   const Mat_SELLCS      *sc = (const Mat_SELLCS *)fmt;
-  const SELLCSKernelArgs a  = {(int)sc->d.m, SELLCSLog2(sc->d.C), sc->d.rowlen, sc->d.perm, sc->d.col, (const long long *)sc->d.chunk_ptr, sc->d.val};
+  const SELLCSKernelArgs a  = {(int)sc->d.m, SELLCSLog2(sc->d.C), sc->d.rowlen, sc->d.perm, sc->d.col, (const long long *)sc->d.chunk_ptr, sc->d.val, (int)sc->d.nlong, (int)sc->nlchunks, (int)((sc->nlchunks + SELLCS_WARPS - 1) / SELLCS_WARPS), sc->d.lrow, sc->d.lptr, sc->d.lcol, sc->lchunkptr, sc->d.lval, sc->lpartial, sc->ldone};
 
   PetscFunctionBegin;
   switch (sc->T) {
@@ -139,25 +219,60 @@ static unsigned SELLCSGrid(PetscInt64 n)
   return (unsigned)PetscMax(1, PetscMin((n + SELLCS_BLOCK - 1) / SELLCS_BLOCK, 65536));
 }
 
-__global__ static void sellcs_row_lengths_kernel(int m, const int *__restrict__ rowptr, int *__restrict__ len)
+/* Row lengths, -1 for the long rows */
+__global__ static void sellcs_row_lengths_kernel(int m, int longrow, const int *__restrict__ rowptr, int *__restrict__ len)
 {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < m; i += gridDim.x * blockDim.x) len[i] = rowptr[i + 1] - rowptr[i];
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x) {
+    const int l = rowptr[i + 1] - rowptr[i];
+
+    len[i] = l > longrow ? -1 : l;
+  }
+}
+
+struct SELLCSIsLong {
+  __device__ bool operator()(int len) const { return len < 0; }
+};
+
+/* Length and chunk count of each long row */
+__global__ static void sellcs_long_sizes_kernel(int nlong, const int *__restrict__ rowptr, const int *__restrict__ lrow, int *__restrict__ lptr, int *__restrict__ lchunkptr)
+{
+  for (long long l = blockIdx.x * (long long)blockDim.x + threadIdx.x; l < nlong; l += (long long)gridDim.x * blockDim.x) {
+    const int len = rowptr[lrow[l] + 1] - rowptr[lrow[l]];
+
+    lptr[l]      = len;
+    lchunkptr[l] = (len + SELLCS_CHUNK - 1) / SELLCS_CHUNK;
+  }
+}
+
+/* The entries of the long rows, one warp per row; the columns too when lcol is not NULL (the build) */
+__global__ static void sellcs_long_fill_kernel(int nlong, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ lrow, const int *__restrict__ lptr, int *__restrict__ lcol, PetscScalar *__restrict__ lval)
+{
+  const int lane = threadIdx.x & 31;
+
+  for (long long l = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32; l < nlong; l += (long long)gridDim.x * blockDim.x / 32) {
+    const int b = rowptr[lrow[l]], len = lptr[l + 1] - lptr[l];
+
+    for (int j = lane; j < len; j += 32) {
+      if (lcol) lcol[lptr[l] + j] = colind[b + j];
+      lval[lptr[l] + j] = csrval[b + j];
+    }
+  }
 }
 
 __global__ static void sellcs_windows_kernel(int nwin, int m, int sigma, int *__restrict__ offsets)
 {
-  for (int w = blockIdx.x * blockDim.x + threadIdx.x; w <= nwin; w += gridDim.x * blockDim.x) offsets[w] = (int)min((long long)w * sigma, (long long)m);
+  for (long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x; w <= nwin; w += (long long)gridDim.x * blockDim.x) offsets[w] = (int)min((long long)w * sigma, (long long)m);
 }
 
 __global__ static void sellcs_invert_kernel(int m, const int *__restrict__ perm, int *__restrict__ iperm)
 {
-  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x) iperm[perm[r]] = r;
+  for (long long r = blockIdx.x * (long long)blockDim.x + threadIdx.x; r < m; r += (long long)gridDim.x * blockDim.x) iperm[perm[r]] = r;
 }
 
 /* chunk_ptr[c] = C x (longest row of chunk c), before the exclusive scan */
 __global__ static void sellcs_widths_kernel(int nchunks, int C, const int *__restrict__ rowlen, long long *__restrict__ width)
 {
-  for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < nchunks; c += gridDim.x * blockDim.x) {
+  for (long long c = blockIdx.x * (long long)blockDim.x + threadIdx.x; c < nchunks; c += (long long)gridDim.x * blockDim.x) {
     int w = 0;
 
     for (int k = 0; k < C; k++) w = max(w, rowlen[c * C + k]);
@@ -182,9 +297,9 @@ struct SELLCSUnsortedSlots {
    Entry e of the CSR goes to its slot: its row is found by binary search, so long rows cost no more than
    short ones. Writes the column too when col is not NULL (the build; a value refresh passes NULL).
 */
-__global__ static void sellcs_fill_kernel(int m, int nnz, int logC, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, const long long *__restrict__ chunk_ptr, int *__restrict__ col, PetscScalar *__restrict__ val)
+__global__ static void sellcs_fill_kernel(int m, int nnz, int logC, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, const int *__restrict__ rowlen, const long long *__restrict__ chunk_ptr, int *__restrict__ col, PetscScalar *__restrict__ val)
 {
-  for (int e = blockIdx.x * blockDim.x + threadIdx.x; e < nnz; e += gridDim.x * blockDim.x) {
+  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < nnz; e += (long long)gridDim.x * blockDim.x) {
     int lo = 0, hi = m - 1;
 
     while (lo < hi) { /* the last row starting at or before e */
@@ -193,7 +308,9 @@ __global__ static void sellcs_fill_kernel(int m, int nnz, int logC, const int *_
       if (__ldg(rowptr + mid) <= e) lo = mid;
       else hi = mid - 1;
     }
-    const int       r    = iperm ? iperm[lo] : lo;
+    const int r = iperm ? iperm[lo] : lo;
+
+    if (rowlen[r] < 0) continue; /* a long row: in the long part */
     const long long slot = chunk_ptr[r >> logC] + ((long long)(e - rowptr[lo]) << logC) + (r & ((1 << logC) - 1));
 
     if (col) col[slot] = colind[e];
@@ -212,9 +329,17 @@ static PetscErrorCode SELLCSReset(void *fmt)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.col));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.val));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->iperm));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lrow));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lptr));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lcol));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lval));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->lchunkptr));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->lpartial));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->ldone));
   PetscCall(PetscArrayzero(&sc->d, 1));
-  sc->T     = 0;
-  sc->bytes = 0;
+  sc->T        = 0;
+  sc->nlchunks = 0;
+  sc->bytes    = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -230,7 +355,7 @@ static PetscErrorCode SELLCSSortRows(Mat_SELLCS *sc, const int *len, cudaStream_
   PetscFunctionBegin;
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)m * sizeof(int), (void **)&iota));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(nwin + 1) * sizeof(int), (void **)&offsets));
-  thrust::sequence(thrust::cuda::par.on(stream), iota, iota + m);
+  MatGPUFormatCallThrust(thrust::sequence(thrust::cuda::par.on(stream), iota, iota + m));
   sellcs_windows_kernel<<<SELLCSGrid(nwin + 1), SELLCS_BLOCK, 0, stream>>>(nwin, m, (int)d->sigma, offsets);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
@@ -245,6 +370,53 @@ static PetscErrorCode SELLCSSortRows(Mat_SELLCS *sc, const int *len, cudaStream_
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Entries in the chunks, that is not in the long part */
+static PetscErrorCode SELLCSNnzInChunks(const Mat_SELLCS *sc, PetscInt64 *nnz)
+{
+  int nlongnnz = 0;
+
+  PetscFunctionBegin;
+  if (sc->d.nlong) PetscCallCUDA(cudaMemcpy(&nlongnnz, sc->d.lptr + sc->d.nlong, sizeof(int), cudaMemcpyDeviceToHost));
+  *nnz = sc->d.nnz - nlongnnz;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The long part: the rows marked -1 in len, as CSR, and the chunks its warps take */
+static PetscErrorCode SELLCSLongPart(Mat_SELLCS *sc, const int *len, const MatGPUFormatCSR *csr)
+{
+  SELLCSArrays *d      = &sc->d;
+  const auto    policy = thrust::cuda::par.on(csr->stream);
+  int           sizes[2];
+
+  PetscFunctionBegin;
+  MatGPUFormatCallThrust(d->nlong = thrust::count_if(policy, len, len + d->m, SELLCSIsLong{}));
+  if (!d->nlong) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->nlong * sizeof(int), (void **)&d->lrow));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(d->nlong + 1) * sizeof(int), (void **)&d->lptr));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(d->nlong + 1) * sizeof(int), (void **)&sc->lchunkptr));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->nlong * sizeof(unsigned), (void **)&sc->ldone));
+  MatGPUFormatCallThrust(thrust::copy_if(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)d->m), len, d->lrow, SELLCSIsLong{}));
+  sellcs_long_sizes_kernel<<<SELLCSGrid(d->nlong), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nlong, csr->rowptr, d->lrow, d->lptr, sc->lchunkptr);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaMemsetAsync(d->lptr + d->nlong, 0, sizeof(int), csr->stream));
+  PetscCallCUDA(cudaMemsetAsync(sc->lchunkptr + d->nlong, 0, sizeof(int), csr->stream));
+  PetscCallCUDA(cudaMemsetAsync(sc->ldone, 0, (size_t)d->nlong * sizeof(unsigned), csr->stream));
+  MatGPUFormatCallThrust(thrust::exclusive_scan(policy, d->lptr, d->lptr + d->nlong + 1, d->lptr));
+  MatGPUFormatCallThrust(thrust::exclusive_scan(policy, sc->lchunkptr, sc->lchunkptr + d->nlong + 1, sc->lchunkptr));
+  PetscCallCUDA(cudaMemcpyAsync(&sizes[0], d->lptr + d->nlong, sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
+  PetscCallCUDA(cudaMemcpyAsync(&sizes[1], sc->lchunkptr + d->nlong, sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
+  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+  sc->nlchunks = sizes[1];
+  PetscCall(MatGPUFormatCheckDeviceMemory_Private("SELL-C-sigma", (size_t)sizes[0] * (sizeof(int) + sizeof(PetscScalar))));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sizes[0] * sizeof(int), (void **)&d->lcol));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sizes[0] * sizeof(PetscScalar), (void **)&d->lval));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sc->nlchunks * sizeof(PetscScalar), (void **)&sc->lpartial));
+  sellcs_long_fill_kernel<<<SELLCSGrid(32 * d->nlong), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nlong, csr->rowptr, csr->colind, csr->val, d->lrow, d->lptr, d->lcol, d->lval);
+  PetscCallCUDA(cudaGetLastError());
+  sc->bytes = (PetscLogDouble)sizes[0] * (sizeof(int) + sizeof(PetscScalar)) + (3.0 * d->nlong + 2) * sizeof(int) + d->nlong * sizeof(unsigned) + (PetscLogDouble)sc->nlchunks * sizeof(PetscScalar);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
 {
   Mat_SELLCS   *sc     = (Mat_SELLCS *)fmt;
@@ -252,6 +424,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   const auto    policy = thrust::cuda::par.on(csr->stream);
   int          *len;
   long long     nslots_unsorted, nslots;
+  PetscInt64    nnzchunks;
   size_t        bytes;
 
   PetscFunctionBegin;
@@ -262,11 +435,15 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   d->nnz     = csr->nnz;
   d->C       = sc->C;
   d->nchunks = (d->m + d->C - 1) / d->C;
+  sc->T      = sc->threads ? sc->threads : SELLCSDefaultThreads(&csr->stats);
+  d->longrow = sc->longrow ? sc->longrow : SELLCSDefaultLongRow(sc->T);
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&len));
-  sellcs_row_lengths_kernel<<<SELLCSGrid(d->m), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, csr->rowptr, len);
+  sellcs_row_lengths_kernel<<<SELLCSGrid(d->m), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)PetscMin(d->longrow, PETSC_INT_MAX), csr->rowptr, len);
   PetscCallCUDA(cudaGetLastError());
-  nslots_unsorted   = thrust::transform_reduce(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)d->nchunks), SELLCSUnsortedSlots{len, (int)d->m, (int)d->C}, 0LL, thrust::plus<long long>());
-  sc->beta_unsorted = nslots_unsorted ? (PetscReal)d->nnz / (PetscReal)nslots_unsorted : 1.0;
+  PetscCall(SELLCSLongPart(sc, len, csr));
+  MatGPUFormatCallThrust(nslots_unsorted = thrust::transform_reduce(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)d->nchunks), SELLCSUnsortedSlots{len, (int)d->m, (int)d->C}, 0LL, thrust::plus<long long>()));
+  PetscCall(SELLCSNnzInChunks(sc, &nnzchunks));
+  sc->beta_unsorted = nslots_unsorted ? (PetscReal)nnzchunks / (PetscReal)nslots_unsorted : 1.0;
   d->sigma          = sc->sigma ? sc->sigma : SELLCSDefaultSigma(d->C, sc->beta_unsorted);
   PetscCall(SELLCSCheckParameters(d->C, d->sigma));
 
@@ -282,7 +459,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   sellcs_widths_kernel<<<SELLCSGrid(d->nchunks), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nchunks, (int)d->C, d->rowlen, (long long *)d->chunk_ptr);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemsetAsync(d->chunk_ptr + d->nchunks, 0, sizeof(long long), csr->stream));
-  thrust::exclusive_scan(policy, (long long *)d->chunk_ptr, (long long *)d->chunk_ptr + d->nchunks + 1, (long long *)d->chunk_ptr);
+  MatGPUFormatCallThrust(thrust::exclusive_scan(policy, (long long *)d->chunk_ptr, (long long *)d->chunk_ptr + d->nchunks + 1, (long long *)d->chunk_ptr));
   PetscCallCUDA(cudaMemcpyAsync(&nslots, d->chunk_ptr + d->nchunks, sizeof(long long), cudaMemcpyDeviceToHost, csr->stream));
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&len));
@@ -295,10 +472,9 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(PetscScalar), (void **)&d->val));
   PetscCallCUDA(cudaMemsetAsync(d->col, 0, (size_t)nslots * sizeof(int), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(d->val, 0, (size_t)nslots * sizeof(PetscScalar), csr->stream));
-  sellcs_fill_kernel<<<SELLCSGrid(d->nnz), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, sc->iperm, (const long long *)d->chunk_ptr, d->col, d->val);
+  sellcs_fill_kernel<<<SELLCSGrid(d->nnz), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, sc->iperm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val);
   PetscCallCUDA(cudaGetLastError());
-  sc->T     = sc->threads ? sc->threads : SELLCSDefaultThreads(&csr->stats);
-  sc->bytes = (PetscLogDouble)bytes + (PetscLogDouble)d->nchunks * d->C * sizeof(int) + (d->nchunks + 1) * sizeof(long long) + (d->sigma > 1 ? 2.0 * d->m * sizeof(int) : 0);
+  sc->bytes += (PetscLogDouble)bytes + (PetscLogDouble)d->nchunks * d->C * sizeof(int) + (d->nchunks + 1) * sizeof(long long) + (d->sigma > 1 ? 2.0 * d->m * sizeof(int) : 0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -307,8 +483,12 @@ static PetscErrorCode SELLCSRefresh(void *fmt, const MatGPUFormatCSR *csr)
   Mat_SELLCS *sc = (Mat_SELLCS *)fmt;
 
   PetscFunctionBegin;
-  sellcs_fill_kernel<<<SELLCSGrid(sc->d.nnz), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->d.m, (int)sc->d.nnz, SELLCSLog2(sc->d.C), csr->rowptr, NULL, csr->val, sc->iperm, (const long long *)sc->d.chunk_ptr, NULL, sc->d.val);
+  sellcs_fill_kernel<<<SELLCSGrid(sc->d.nnz), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->d.m, (int)sc->d.nnz, SELLCSLog2(sc->d.C), csr->rowptr, NULL, csr->val, sc->iperm, sc->d.rowlen, (const long long *)sc->d.chunk_ptr, NULL, sc->d.val);
   PetscCallCUDA(cudaGetLastError());
+  if (sc->d.nlong) {
+    sellcs_long_fill_kernel<<<SELLCSGrid(32 * sc->d.nlong), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->d.nlong, csr->rowptr, NULL, csr->val, sc->d.lrow, sc->d.lptr, NULL, sc->d.lval);
+    PetscCallCUDA(cudaGetLastError());
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -343,23 +523,27 @@ static PetscErrorCode SELLCSCopyParams(const void *src, void *dst)
   b->C       = a->C;
   b->sigma   = a->sigma;
   b->threads = a->threads;
+  b->longrow = a->longrow;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode SELLCSSetFromOptions(void *fmt, PetscOptionItems *PetscOptionsObject)
 {
   Mat_SELLCS *sc = (Mat_SELLCS *)fmt;
-  PetscInt    C = sc->C, sigma = sc->sigma, T = sc->threads;
+  PetscInt    C = sc->C, sigma = sc->sigma, T = sc->threads, longrow = sc->longrow;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-mat_sellcs_c", "Rows per chunk: 4, 8, 16 or 32", "MATSEQSELLCS", C, &C, NULL));
   PetscCall(PetscOptionsInt("-mat_sellcs_sigma", "Sorting scope: 1 or a power-of-two multiple of C; 0 chooses from the chunk occupancy", "MATSEQSELLCS", sigma, &sigma, NULL));
   PetscCall(PetscOptionsInt("-mat_sellcs_threads_per_row", "Threads per row: 1, 2, 4, 8, 16 or 32; 0 chooses from the mean row length", "MATSEQSELLCS", T, &T, NULL));
+  PetscCall(PetscOptionsInt("-mat_sellcs_long_row", "Rows longer than this leave the chunks for the long part; 0 chooses from the threads per row", "MATSEQSELLCS", longrow, &longrow, NULL));
   PetscCall(SELLCSCheckParameters(C, sigma ? sigma : 1));
+  PetscCheck(longrow >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sellcs_long_row %" PetscInt_FMT " is negative", longrow);
   PetscCheck(T == 0 || (T <= 32 && (T & (T - 1)) == 0 && T > 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sellcs_threads_per_row %" PetscInt_FMT " is not one of 0, 1, 2, 4, 8, 16, 32", T);
   sc->C       = C;
   sc->sigma   = sigma;
   sc->threads = T;
+  sc->longrow = longrow;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -372,6 +556,7 @@ static PetscErrorCode SELLCSView(void *fmt, PetscViewer viewer)
                                    sc->threads ? "set" : "chosen from the mean row length"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " chunks, %" PetscInt64_FMT " slots; chunk occupancy beta %.3f unsorted, %.3f with sigma %" PetscInt_FMT "\n", sc->d.nchunks, sc->d.nslots, (double)sc->beta_unsorted, (double)SELLCSOccupancy(&sc->d), sc->d.sigma));
   PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; padding is never read\n", sc->stats.mean, sc->stats.stddev, sc->stats.maxlen));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "long part: %" PetscInt_FMT " rows of more than %" PetscInt_FMT " entries (%s), in %" PetscInt_FMT " chunks of %d\n", sc->d.nlong, sc->d.longrow, sc->longrow ? "set" : "chosen from the threads per row", sc->nlchunks, SELLCS_CHUNK));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -399,14 +584,17 @@ MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, SELLCSCreate, 
 .ve
    T threads per row (T = 1 is the paper's GPU kernel, T > 1 the Sliced ELLR-T variant for long rows) add the
    entries of a row up to its length, so padding is never read, and write y in the original order: the
-   permutation stays inside the type. All other operations are those of `MATSEQAIJCUSPARSE`;
+   permutation stays inside the type. Rows longer than a threshold leave the chunks and are summed by warps
+   over chunks of 1024 entries (the long part), so one very long row neither serialises a thread nor widens
+   its chunk. All other operations are those of `MATSEQAIJCUSPARSE`;
    `MatMultTranspose()` uses cuSPARSE.
 
    Options Database Keys:
 +  -mat_type sellcs - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
 .  -mat_sellcs_c <C> - rows per chunk, 4, 8, 16 or 32 (default 32, a warp)
 .  -mat_sellcs_sigma <sigma> - sorting scope, 1 or a power-of-two multiple of C; 0 (default) chooses from the chunk occupancy
--  -mat_sellcs_threads_per_row <T> - 1, 2, 4, 8, 16 or 32; 0 (default) chooses from the mean row length
+.  -mat_sellcs_threads_per_row <T> - 1, 2, 4, 8, 16 or 32; 0 (default) chooses from the mean row length
+-  -mat_sellcs_long_row <len> - rows longer than this leave the chunks for the long part, split across warps; 0 (default) 256 T
 
    Level: beginner
 
@@ -423,7 +611,7 @@ PetscErrorCode MatCreate_SeqSELLCS(Mat A)
 }
 
 /*@
-  MatSELLCSGetParameters - Gets the chunk height, sorting scope and threads per row of a `MATSEQSELLCS` matrix
+  MatSELLCSGetParameters - Gets the chunk height, sorting scope, threads per row and long-row length of a `MATSEQSELLCS` matrix
 
   Not Collective
 
@@ -431,9 +619,10 @@ PetscErrorCode MatCreate_SeqSELLCS(Mat A)
 . A - the matrix
 
   Output Parameters:
-+ C     - rows per chunk
-. sigma - sorting scope
-- T     - threads per row
++ C       - rows per chunk
+. sigma   - sorting scope
+. T       - threads per row
+- longrow - rows longer than this are in the long part
 
   Level: intermediate
 
@@ -443,7 +632,7 @@ PetscErrorCode MatCreate_SeqSELLCS(Mat A)
 
 .seealso: [](ch_matrices), `Mat`, `MATSEQSELLCS`
 @*/
-PetscErrorCode MatSELLCSGetParameters(Mat A, PetscInt *C, PetscInt *sigma, PetscInt *T)
+PetscErrorCode MatSELLCSGetParameters(Mat A, PetscInt *C, PetscInt *sigma, PetscInt *T, PetscInt *longrow)
 {
   Mat_SELLCS *sc;
 
@@ -454,5 +643,6 @@ PetscErrorCode MatSELLCSGetParameters(Mat A, PetscInt *C, PetscInt *sigma, Petsc
   if (C) *C = sc->C;
   if (sigma) *sigma = sc->d.sigma ? sc->d.sigma : sc->sigma;
   if (T) *T = sc->T ? sc->T : sc->threads;
+  if (longrow) *longrow = sc->d.longrow ? sc->d.longrow : sc->longrow;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
