@@ -130,7 +130,6 @@ static PetscErrorCode SELLCSResetVariant(void)
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_threads_per_row"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_long_row"));
   PetscCall(PetscArrayzero(sell_req, 4));
-  sell_req[0] = 32;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
