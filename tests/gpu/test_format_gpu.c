@@ -98,7 +98,7 @@ static PetscErrorCode CMRSCheckOption(Mat A)
 /* ------------------------------------------------------------------ SELL-C-sigma */
 static const char    *sell_c[] = {"4", "8", "16", "32"}, *sell_t[] = {"0", "1", "2", "4", "32"}, *sell_long[] = {"0", "3"};
 static const PetscInt sell_sigma_chunks[] = {0, 1, 8, 4096}; /* sigma in chunks of C; 0: automatic, 4096: past m */
-static PetscInt       sell_req[4]         = {32, 0, 0, 0};   /* requested C, sigma, T, long row; 0: automatic */
+static PetscInt       sell_req[4];                           /* requested C, sigma, T, long row; 0: not requested */
 
 /* variant v: C x sigma x threads per row x long rows (automatic, or every row of more than 3 entries) */
 static PetscErrorCode SELLCSVariant(PetscInt v, char *desc, size_t len)
