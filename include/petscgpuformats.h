@@ -28,6 +28,18 @@ M*/
 #define MATSEQSELLCS "seqaijcusparsesellcs"
 #define MATMPISELLCS "mpiaijcusparsesellcs"
 
+/*MC
+   MATBCE - "bce" - root name of the BCE GPU matrix type (blocked CSR/ELL with optimal partitioning).
+   It resolves to `MATSEQBCE` on one MPI process.
+
+   Level: beginner
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQBCE`, `MATSEQAIJCUSPARSE`
+M*/
+#define MATBCE    "bce"
+#define MATSEQBCE "seqaijcusparsebce"
+#define MATMPIBCE "mpiaijcusparsebce"
+
 PETSC_EXTERN PetscErrorCode PetscGPUFormatsInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGPUFormatsFinalizePackage(void);
 
@@ -36,6 +48,8 @@ PETSC_EXTERN PetscErrorCode MatCMRSGetHeight(Mat, PetscInt *);
 PETSC_EXTERN PetscErrorCode MatCMRSSetSortColumns(Mat, PetscBool);
 
 PETSC_EXTERN PetscErrorCode MatSELLCSGetParameters(Mat, PetscInt *, PetscInt *, PetscInt *, PetscInt *);
+
+PETSC_EXTERN PetscErrorCode MatBCEGetPartition(Mat, PetscInt *, PetscInt *, PetscInt **);
 
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetDeviceMemory(Mat, PetscLogDouble *, PetscLogDouble *);
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetBuildTime(Mat, PetscLogDouble *);

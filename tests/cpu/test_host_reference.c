@@ -1,17 +1,19 @@
 static const char help[] = "Host reference of a format against a plain CSR product on random and edge-case matrices.\n"
-                           "  -format cmrs|sellcs: the format (default cmrs)\n"
+                           "  -format cmrs|sellcs|bce: the format (default cmrs)\n"
                            "  -count <n>: random matrices (default 1000)\n";
 
 /*
    For every matrix and every variant of the format's parameters (CMRS: height 1, 2, 4, 8, 16, packed or
    separate row-in-strip array, CSR or column-sorted order; SELL-C-sigma: C 4, 8, 16, 32 and sigma 1, C, 4C
-   and past m, with and without a long part) this checks the format invariants (every entry found back at its row, column and value, the
+   and past m, with and without a long part; BCE: L 1, 4, 32, 64, 256 and 10^6) this checks the format invariants (every entry found back at its row, column and value, the
    format's own structure) and compares z = A x, z = y + A x and z = z + A x with a CSR product.
    Values and x are small integers, so every sum is exact and the comparison is bitwise. Random real
    values are checked against a rounding bound.
 */
 #include <cmrs/cmrs.h>
 #include <sellcs/sellcs.h>
+#include <bce/bce.h>
+#include <petsctime.h>
 #include "../common/testcsr.h"
 
 static PetscErrorCode CMRSCheckInvariants(const CSR *A, const CMRSArrays *F, PetscInt height, PetscBool pack, PetscBool sort)
@@ -195,11 +197,88 @@ static PetscErrorCode SELLCSDestroy(void **F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* BCE: blocks of consecutive length ranges, rows stably in their blocks, every entry at its slot, padding zero */
+static PetscErrorCode BCECheckInvariants(const CSR *A, const BCEArrays *F, PetscInt L)
+{
+  PetscInt64 slots = 0, sub = 0, part = 0, split = 0, used = 0;
+  PetscBool *seen;
+  PetscInt   nempty = 0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(F->m == A->m && F->n == A->n && F->nnz == A->nnz && F->L == L, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sizes");
+  for (PetscInt i = 0; i < A->m; i++) nempty += A->rowptr[i + 1] == A->rowptr[i];
+  PetscCheck(F->nempty == nempty && F->nblocks == F->k + (nempty ? 1 : 0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "empty rows or block count");
+  PetscCall(PetscCalloc1(A->m, &seen));
+  for (PetscInt b = 0; b < F->nblocks; b++) {
+    const BCEBlock *B = &F->blocks[b];
+    const PetscInt  t = (PetscInt)1 << B->logt, groups = (B->width + t - 1) / t, lo = b ? F->blocks[b - 1].width : -1;
+    PetscInt        shortest = PETSC_INT_MAX;
+
+    PetscCheck(B->row0 == (b ? F->blocks[b - 1].row0 + F->blocks[b - 1].nrows : 0) && B->nrows > 0 && B->pos == slots && B->sub0 == sub && B->part0 == part && B->split0 == split, PETSC_COMM_SELF, PETSC_ERR_PLIB, "block %" PetscInt_FMT " offsets", b);
+    PetscCheck(B->width > lo && t == (B->width ? BCEThreadsPerRow(B->width) : 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "block %" PetscInt_FMT ": widths not increasing or wrong threads per row", b);
+    PetscCheck(B->pieces == (t == BCE_BLOCK ? (groups + BCE_GROUPS_PER_PIECE - 1) / BCE_GROUPS_PER_PIECE : 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "block %" PetscInt_FMT " parts", b);
+    for (PetscInt q = 0; q < B->nrows; q++) {
+      const PetscInt r = B->row0 + q, o = F->rowno[r], len = A->rowptr[o + 1] - A->rowptr[o];
+
+      PetscCheck(o >= 0 && o < A->m && !seen[o], PETSC_COMM_SELF, PETSC_ERR_PLIB, "rowno is not a permutation");
+      seen[o] = PETSC_TRUE;
+      PetscCheck(F->rowlen[r] == len && len > lo && len >= B->minlen && len <= B->width, PETSC_COMM_SELF, PETSC_ERR_PLIB, "row %" PetscInt_FMT " of length %" PetscInt_FMT " in block %" PetscInt_FMT " of lengths (%" PetscInt_FMT ", %d]", o, len, b, lo, B->width);
+      PetscCheck(!q || F->rowno[r - 1] < o, PETSC_COMM_SELF, PETSC_ERR_PLIB, "block %" PetscInt_FMT " not in row order", b);
+      for (PetscInt j = 0; j < groups * t; j++) {
+        const PetscInt64 slot = B->pos + (PetscInt64)(j / t) * B->nrows * t + (PetscInt64)q * t + j % t;
+
+        if (j < len) PetscCheck(F->col[slot] == A->colind[A->rowptr[o] + j] && F->val[slot] == A->val[A->rowptr[o] + j], PETSC_COMM_SELF, PETSC_ERR_PLIB, "entry %" PetscInt_FMT " of row %" PetscInt_FMT " not at its slot", j, o);
+        else PetscCheck(F->col[slot] == 0 && F->val[slot] == 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "padding not zero");
+      }
+      used += len;
+      shortest = PetscMin(shortest, len);
+    }
+    PetscCheck(shortest == B->minlen, PETSC_COMM_SELF, PETSC_ERR_PLIB, "block %" PetscInt_FMT ": shortest row %" PetscInt_FMT ", minlen %d", b, shortest, B->minlen);
+    slots += (PetscInt64)B->nrows * t * groups;
+    if (B->pieces > 1) {
+      sub += (PetscInt64)B->nrows * B->pieces;
+      part += (PetscInt64)B->nrows * B->pieces;
+      split += B->nrows;
+    } else sub += ((PetscInt64)B->nrows * t + BCE_BLOCK - 1) / BCE_BLOCK;
+  }
+  PetscCheck(used == A->nnz && slots == F->nslots && sub == F->nsub && part == F->nparts && split == F->nsplit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "totals");
+  PetscCall(PetscFree(seen));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BCEBuild(const CSR *A, PetscInt v, void **F)
+{
+  const PetscInt Ls[] = {1, 4, 32, 64, 256, 1000000}, L = Ls[v % 6];
+  BCEArrays     *c;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&c));
+  PetscCall(BCEBuildHost(A->m, A->n, A->rowptr, A->colind, A->val, L, c));
+  PetscCall(BCECheckInvariants(A, c, L));
+  *F = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BCEMult(const void *F, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
+{
+  return BCEMultHost((const BCEArrays *)F, x, y, z);
+}
+
+static PetscErrorCode BCEDestroy(void **F)
+{
+  PetscFunctionBeginUser;
+  PetscCall(BCEDestroyHost((BCEArrays *)*F));
+  PetscCall(PetscFree(*F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode   CMRSParameters(void);
 static PetscErrorCode   SELLCSParameters(void);
+static PetscErrorCode   BCEParameters(void);
 static const HostFormat formats[] = {
     {"cmrs",   20, CMRSBuild,   CMRSMult,   CMRSDestroy,   CMRSParameters  },
     {"sellcs", 32, SELLCSBuild, SELLCSMult, SELLCSDestroy, SELLCSParameters},
+    {"bce",    6,  BCEBuild,    BCEMult,    BCEDestroy,    BCEParameters   },
 };
 static const HostFormat *fmt;
 
@@ -275,6 +354,14 @@ static PetscErrorCode CheckEdgeCases(PetscRandom rnd, PetscInt *nmat, PetscInt *
   PetscCall(CheckCase(rnd, 3, 4000, len, PETSC_TRUE, nmat, nchecked)); /* short and wide */
   for (PetscInt i = 0; i < 64; i++) len[i] = (i % 16 == 15) ? 30 : 0;
   PetscCall(CheckCase(rnd, 64, 64, len, PETSC_TRUE, nmat, nchecked)); /* strips with one nonempty row */
+  for (PetscInt i = 0; i < 40; i++) len[i] = 2;
+  len[5] = 20000;
+  len[9] = 9000;
+  PetscCall(CheckCase(rnd, 40, 20000, len, PETSC_TRUE, nmat, nchecked)); /* rows of 20000 and 9000 among short ones */
+  for (PetscInt i = 0; i < 200; i++) len[i] = 17;
+  PetscCall(CheckCase(rnd, 200, 300, len, PETSC_TRUE, nmat, nchecked)); /* all rows of one length */
+  for (PetscInt i = 0; i < 150; i++) len[i] = i + 1;
+  PetscCall(CheckCase(rnd, 150, 300, len, PETSC_TRUE, nmat, nchecked)); /* every row of its own length */
   PetscCall(PetscFree(len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -335,6 +422,141 @@ static PetscErrorCode SELLCSParameters(void)
       PetscCheck(SELLCSDefaultThreads(&stats) == expect[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "default threads per row for mean %g", mean[i]);
     }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The cost of a partition given by its block ends */
+static PetscLogDouble BCECostOf(PetscInt k, const PetscInt *ends, const PetscInt *len, const PetscInt64 *cnt, PetscInt L)
+{
+  PetscLogDouble cost = 0;
+
+  for (PetscInt i = 0, l = 0; i < k; i++) {
+    PetscInt64 N = 0;
+
+    for (; l <= ends[i]; l++) N += cnt[l];
+    cost += BCEBlockCost(len[ends[i]], N, L);
+  }
+  return cost;
+}
+
+/* The optimum over all 2^(q-1) partitions into ranges of consecutive lengths */
+static PetscLogDouble BCEBruteForce(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L)
+{
+  PetscLogDouble best = PETSC_MAX_REAL;
+  PetscInt       ends[16];
+
+  for (PetscInt mask = 0; mask < ((PetscInt)1 << (q - 1)); mask++) {
+    PetscInt k = 0;
+
+    for (PetscInt l = 0; l < q - 1; l++)
+      if (mask & ((PetscInt)1 << l)) ends[k++] = l;
+    ends[k++] = q - 1;
+    best      = PetscMin(best, BCECostOf(k, ends, len, cnt, L));
+  }
+  return best;
+}
+
+/* The paper's recurrence with k free (the 1-D form, O(q^2)) over every length: the optimum without any merging */
+static PetscErrorCode BCEQuadratic(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, PetscLogDouble *cost)
+{
+  PetscLogDouble *F;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(q + 1, &F));
+  F[0] = 0;
+  for (PetscInt i = 1; i <= q; i++) {
+    PetscInt64 N = 0;
+
+    F[i] = PETSC_MAX_REAL;
+    for (PetscInt j = i - 1; j >= 0; j--) {
+      N += cnt[j];
+      F[i] = PetscMin(F[i], F[j] + BCEBlockCost(len[i - 1], N, L));
+    }
+  }
+  *cost = F[q];
+  PetscCall(PetscFree(F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BCERandomDistribution(PetscRandom rnd, PetscInt q, PetscInt maxstep, PetscInt maxcount, PetscInt *len, PetscInt64 *cnt)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt l = 0, prev = 0; l < q; l++) {
+    PetscReal r, s;
+
+    PetscCall(PetscRandomGetValueReal(rnd, &r));
+    PetscCall(PetscRandomGetValueReal(rnd, &s));
+    len[l] = prev + 1 + (PetscInt)(r * r * maxstep);
+    prev   = len[l];
+    cnt[l] = 1 + (PetscInt64)(s * s * s * maxcount); /* mostly few rows, sometimes many */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The partition: the paper's worked distribution, brute force over all partitions on random small
+   distributions, the O(q^2) recurrence on large ones, 10,000 distinct lengths in under 10 ms, threads per row
+*/
+static PetscErrorCode BCEParameters(void)
+{
+  const PetscInt Ls[] = {1, 2, 7, 32, 64, 256, 5000};
+  PetscInt      *len, *ends, k;
+  PetscInt64    *cnt;
+  PetscLogDouble cost, ref, t0, t1;
+  PetscRandom    rnd;
+  PetscInt       nbrute = 0, nquad = 0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(BCEThreadsPerRow(1) == 1 && BCEThreadsPerRow(64) == 1 && BCEThreadsPerRow(65) == 2 && BCEThreadsPerRow(8192) == 128 && BCEThreadsPerRow(8193) == 256 && BCEThreadsPerRow(1000000) == 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "threads per row");
+  PetscCall(PetscMalloc3(10000, &len, 10000, &cnt, 10000, &ends));
+  { /* the paper's example, B = [2 3 2 1 0 1 1]: with L = 2 the optimum is {1} {2} {3 4} {6 7} at cost 34 (the paper's (2, 4) costs 36) */
+    const PetscInt   plen[] = {1, 2, 3, 4, 6, 7}, expect[] = {0, 1, 3, 5};
+    const PetscInt64 pcnt[] = {2, 3, 2, 1, 1, 1};
+
+    PetscCall(BCEPartition(6, plen, pcnt, 2, &k, ends, &cost));
+    PetscCheck(cost == 34 && k == 4 && BCEBruteForce(6, plen, pcnt, 2) == 34, PETSC_COMM_SELF, PETSC_ERR_PLIB, "paper's example: cost %g with %" PetscInt_FMT " blocks, expected 34 with 4", (double)cost, k);
+    for (PetscInt i = 0; i < k; i++) PetscCheck(ends[i] == expect[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "paper's example: block %" PetscInt_FMT " ends at %" PetscInt_FMT, i, ends[i]);
+    PetscCall(BCEPartition(6, plen, pcnt, 1000, &k, ends, &cost));
+    PetscCheck(k == 1 && cost == 7000, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a large L must give one block");
+    PetscCall(BCEPartition(6, plen, pcnt, 1, &k, ends, &cost));
+    PetscCheck(k == 6 && cost == 2 + 6 + 6 + 4 + 6 + 7, PETSC_COMM_SELF, PETSC_ERR_PLIB, "L = 1 must give one block per length");
+  }
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 4));
+  PetscCall(PetscRandomSeed(rnd));
+  for (PetscInt t = 0; t < 3000; t++) { /* against brute force */
+    const PetscInt q = 1 + t % 12, L = Ls[(t / 12) % 7], step = (t / 84) % 3 ? 30 : 3000;
+
+    PetscCall(BCERandomDistribution(rnd, q, step, t % 5 ? 300 : 3, len, cnt));
+    PetscCall(BCEPartition(q, len, cnt, L, &k, ends, &cost));
+    ref = BCEBruteForce(q, len, cnt, L);
+    PetscCheck(k >= 1 && ends[k - 1] == q - 1 && PetscAbsReal(BCECostOf(k, ends, len, cnt, L) - cost) <= 1e-12 * cost, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition %" PetscInt_FMT ": the blocks do not cost what the program says", t);
+    PetscCheck(PetscAbsReal(cost - ref) <= 1e-12 * ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition %" PetscInt_FMT " (q %" PetscInt_FMT ", L %" PetscInt_FMT "): cost %.17g, brute force %.17g", t, q, L, (double)cost, (double)ref);
+    nbrute++;
+  }
+  for (PetscInt t = 0; t < 60; t++) { /* against the O(q^2) recurrence */
+    const PetscInt q = 100 + 50 * t, L = Ls[t % 7];
+
+    PetscCall(BCERandomDistribution(rnd, q, t % 2 ? 10 : 400, t % 3 ? 2000 : 20, len, cnt));
+    PetscCall(BCEPartition(q, len, cnt, L, &k, ends, &cost));
+    PetscCall(BCEQuadratic(q, len, cnt, L, &ref));
+    PetscCheck(PetscAbsReal(cost - ref) <= 1e-12 * ref && PetscAbsReal(BCECostOf(k, ends, len, cnt, L) - cost) <= 1e-12 * cost, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition of %" PetscInt_FMT " lengths (L %" PetscInt_FMT "): cost %.17g, O(q^2) recurrence %.17g", q, L, (double)cost, (double)ref);
+    nquad++;
+  }
+  /* 10,000 distinct lengths, a long tail of few rows each: the partition takes under 10 ms */
+  PetscCall(BCERandomDistribution(rnd, 10000, 20, 200, len, cnt));
+  PetscCall(PetscTime(&t0));
+  PetscCall(BCEPartition(10000, len, cnt, 64, &k, ends, &cost));
+  PetscCall(PetscTime(&t1));
+  PetscCall(BCEQuadratic(10000, len, cnt, 64, &ref));
+  PetscCheck(PetscAbsReal(cost - ref) <= 1e-12 * ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "10,000 lengths: cost %.17g, O(q^2) recurrence %.17g", (double)cost, (double)ref);
+  PetscCheck(t1 - t0 < 0.01, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition of 10,000 lengths took %g ms", 1e3 * (t1 - t0));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "BCE partition: optimal on %" PetscInt_FMT " distributions against brute force and %" PetscInt_FMT " against the O(q^2) recurrence; 10,000 lengths into %" PetscInt_FMT " blocks in %.3f ms\n", nbrute, nquad, k, 1e3 * (t1 - t0)));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  PetscCheck(BCEPartition(6, len, cnt, 0, &k, ends, &cost) == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "L = 0 accepted");
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscFree3(len, cnt, ends));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -7,7 +7,7 @@ static const char help[] = "Registration of the petsc-gpuformats types and log e
 int main(int argc, char **argv)
 {
   PetscBool explicit  = PETSC_FALSE;
-  const char *types[] = {MATSEQCMRS, MATMPICMRS, MATSEQSELLCS, MATMPISELLCS}, *events[] = {"CMRSBuild", "CMRSValues", "SELLCSBuild", "SELLCSValues"};
+  const char *types[] = {MATSEQCMRS, MATMPICMRS, MATSEQSELLCS, MATMPISELLCS, MATSEQBCE, MATMPIBCE}, *events[] = {"CMRSBuild", "CMRSValues", "SELLCSBuild", "SELLCSValues", "BCEBuild", "BCEValues"};
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-explicit", &explicit, NULL));
@@ -27,7 +27,9 @@ int main(int argc, char **argv)
     PetscCall(PetscLogEventGetId(events[i], &ev));
     PetscCheck(ev >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Log event %s is not registered", events[i]);
   }
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "registered: %s %s %s %s and their log events\n", types[0], types[1], types[2], types[3]));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "registered:"));
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(types); i++) PetscCall(PetscPrintf(PETSC_COMM_SELF, " %s", types[i]));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, " and their log events\n"));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -1,5 +1,5 @@
 static const char help[] = "A petsc-gpuformats type on the GPU: against its host reference and against aijcusparse, through state changes and conversions.\n"
-                           "  -format cmrs|sellcs: the type to test\n";
+                           "  -format cmrs|sellcs|bce: the type to test\n";
 
 /*
    One program for every format: a descriptor (Format below) names the type, its parameter variants, its
@@ -17,6 +17,7 @@ static const char help[] = "A petsc-gpuformats type on the GPU: against its host
 #include <petscgpuformats.h>
 #include <cmrs/cmrs.h>
 #include <sellcs/sellcs.h>
+#include <bce/bce.h>
 #include "../common/testcsr.h"
 
 static PetscRandom rnd;
@@ -160,9 +161,63 @@ static PetscErrorCode SELLCSCheckOption(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------------ BCE */
+static const char *bce_l[] = {"0", "1", "32", "64", "1000000"};
+static PetscInt    bce_req; /* requested L; 0: automatic */
+
+/* variant v: the cost model's L */
+static PetscErrorCode BCEVariant(PetscInt v, char *desc, size_t len)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_bce_l", bce_l[v % 5]));
+  bce_req = atoi(bce_l[v % 5]);
+  PetscCall(PetscSNPrintf(desc, len, "L %s", bce_l[v % 5]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BCEResetVariant(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_bce_l"));
+  bce_req = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The host reference with the L the device used; the device's partition (from its histogram) must be the reference's */
+static PetscErrorCode BCEReference(Mat A, const PetscInt *ia, const PetscInt *ja, const PetscScalar *a, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
+{
+  PetscInt  m, n, L, k, *widths;
+  BCEArrays F;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(A, &m, &n));
+  PetscCall(MatBCEGetPartition(A, &L, &k, &widths));
+  PetscCheck(!bce_req || !L || L == bce_req, PETSC_COMM_SELF, PETSC_ERR_PLIB, "L %" PetscInt_FMT " requested, %" PetscInt_FMT " used", bce_req, L);
+  PetscCall(BCEBuildHost(m, n, ia, ja, a, L ? L : 1, &F)); /* an empty matrix has no format: any L gives zeros */
+  if (L) {
+    PetscCheck(k == F.k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device partition has %" PetscInt_FMT " blocks, the host reference %" PetscInt_FMT, k, F.k);
+    for (PetscInt i = 0; i < k; i++) PetscCheck(widths[i] == F.blocks[i + (F.nempty ? 1 : 0)].width, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device block %" PetscInt_FMT " has width %" PetscInt_FMT ", the host reference %d", i, widths[i], F.blocks[i + (F.nempty ? 1 : 0)].width);
+  }
+  PetscCall(PetscFree(widths));
+  PetscCall(BCEMultHost(&F, x, y, z));
+  PetscCall(BCEDestroyHost(&F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BCECheckOption(Mat A)
+{
+  PetscInt L;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatBCEGetPartition(A, &L, NULL, NULL));
+  PetscCheck(L == 32, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-t_mat_bce_l 32 gave L = %" PetscInt_FMT, L);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static const Format formats[] = {
-    {MATCMRS,   MATSEQCMRS,   "CMRS",   96,  1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height", "8",  CMRSCheckOption,   "mat_cmrs_height", "3",  "mat_cmrs_strips_per_warp",   "3"},
-    {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",    "16", SELLCSCheckOption, "mat_sellcs_c",    "12", "mat_sellcs_threads_per_row", "3"},
+    {MATCMRS,   MATSEQCMRS,   "CMRS",   96,  1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height", "8",  CMRSCheckOption,   "mat_cmrs_height", "3",  "mat_cmrs_strips_per_warp",   "3"  },
+    {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",    "16", SELLCSCheckOption, "mat_sellcs_c",    "12", "mat_sellcs_threads_per_row", "3"  },
+    {MATBCE,    MATSEQBCE,    "BCE",    5,   0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",       "32", BCECheckOption,    "mat_bce_l",       "-1", "mat_bce_l",                  "-64"},
 };
 static const Format *fmt;
 
@@ -391,8 +446,12 @@ static PetscErrorCode CheckMatrices(void)
   PetscCall(CheckMatrix(200000, 200000, len, "200000 x 200000, rows of 1 to 9"));
   for (PetscInt i = 0; i < 31; i++) len[i] = 31;
   PetscCall(CheckMatrix(31, 31, len, "31 x 31 dense"));
+  for (PetscInt i = 0; i < 300; i++) len[i] = 1 + (i * 7) % 300;
+  PetscCall(CheckMatrix(300, 400, len, "300 x 400, every row of its own length"));
+  for (PetscInt i = 0; i < 24; i++) len[i] = 9000 + 37 * i;
+  PetscCall(CheckMatrix(24, 12000, len, "24 x 12000, rows of 9000 to 9851"));
   PetscCall(CheckLarge());
-  count = 11;
+  count = 13;
   PetscCall(PetscFree(len));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "device = host reference and aijcusparse on %" PetscInt_FMT " matrices x %" PetscInt_FMT " variants\n", count, fmt->nvariants));
   PetscFunctionReturn(PETSC_SUCCESS);

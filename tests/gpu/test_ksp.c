@@ -96,6 +96,8 @@ int main(int argc, char **argv)
   PetscCall(Compare(300, 2.0, 2.0, KSPGMRES, MATCMRS));
   PetscCall(Compare(300, 0.0, 0.0, KSPCG, MATSELLCS));
   PetscCall(Compare(300, 2.0, 2.0, KSPGMRES, MATSELLCS));
+  PetscCall(Compare(300, 0.0, 0.0, KSPCG, MATBCE));
+  PetscCall(Compare(300, 2.0, 2.0, KSPGMRES, MATBCE));
   PetscCall(PetscFinalize());
   return 0;
 }

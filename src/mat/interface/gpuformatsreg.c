@@ -1,6 +1,7 @@
 /* Registration of the petsc-gpuformats matrix types, explicitly or through -dll_append */
 #include "../impls/cmrs/cmrs.h"
 #include "../impls/sellcs/sellcs.h"
+#include "../impls/bce/bce.h"
 
 PETSC_INTERN PetscErrorCode MatGPUFormatRegisterReset_Private(void);
 
@@ -34,7 +35,7 @@ PetscErrorCode PetscGPUFormatsFinalizePackage(void)
 }
 
 /*@C
-  PetscGPUFormatsInitializePackage - Registers the matrix types of petsc-gpuformats (`MATCMRS`, `MATSELLCS`) and their
+  PetscGPUFormatsInitializePackage - Registers the matrix types of petsc-gpuformats (`MATCMRS`, `MATSELLCS`, `MATBCE`) and their
   log events; safe to call more than once
 
   Not Collective
@@ -60,6 +61,10 @@ PetscErrorCode PetscGPUFormatsInitializePackage(void)
   PetscCall(MatRegisterRootName(MATSELLCS, MATSEQSELLCS, MATMPISELLCS));
   PetscCall(MatRegister(MATSEQSELLCS, MatCreate_SeqSELLCS));
   PetscCall(MatRegister(MATMPISELLCS, MatCreate_MPIGPUFormat_Unavailable));
+  PetscCall(MatGPUFormatRegister_Private(&MatBCEOps));
+  PetscCall(MatRegisterRootName(MATBCE, MATSEQBCE, MATMPIBCE));
+  PetscCall(MatRegister(MATSEQBCE, MatCreate_SeqBCE));
+  PetscCall(MatRegister(MATMPIBCE, MatCreate_MPIGPUFormat_Unavailable));
   PetscCall(PetscRegisterFinalize(PetscGPUFormatsFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

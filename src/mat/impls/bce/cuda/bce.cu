@@ -1,0 +1,650 @@
+/*
+   BCE on the GPU: the device build from cuSPARSE's CSR (distribution function, rows into blocks, entries),
+   the product, one CUDA block per sub-block, and the format interface that the common layer turns into the
+   MATSEQBCE type. The partition itself (BCEPartition, O(distinct lengths)) runs on the host.
+*/
+#include "../bce.h"
+#include <petsc/private/petscimpl.h>
+#include <petsctime.h>
+#include <cub/device/device_radix_sort.cuh>
+#include <thrust/copy.h>
+#include <thrust/count.h>
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/sequence.h>
+
+#define BCE_UNROLL 8 /* entries each thread loads before it uses the first */
+#define BCE_WARPS  (BCE_BLOCK / 32)
+
+typedef struct {
+  PetscInt             L;      /* requested L; 0: derived from the device */
+  PetscInt             Lgpu;   /* L derived from the device */
+  BCEArrays            h;      /* sizes and blocks, on the host; the row and entry arrays below are on the device */
+  BCEBlock            *blocks; /* h.nblocks */
+  int                 *rowno, *rowlen, *col;
+  int                 *iperm; /* m: reordered position of each original row (builds and refreshes) */
+  long long           *sched; /* h.nsub: block << 32 | sub-block within the block, that each CUDA block runs */
+  PetscScalar         *val;
+  PetscScalar         *partial; /* h.nparts partial sums of split rows */
+  unsigned            *done;    /* h.nsplit counters, back to 0 after each product */
+  MatGPUFormatRowStats stats;
+  PetscLogDouble       bytes, partition_ms;
+} Mat_BCE;
+
+struct BCEKernelArgs {
+  int                nsub, nblocks;
+  const long long   *sched;
+  const BCEBlock    *blocks;
+  const int         *rowno, *rowlen, *col;
+  const PetscScalar *val;
+  PetscScalar       *partial;
+  unsigned          *done;
+};
+
+/* Sum over the BCE_BLOCK threads of the CUDA block, in a fixed order; the result is in thread 0 */
+__device__ static PetscScalar bce_block_sum(PetscScalar sum, PetscScalar *smem)
+{
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
+  if ((threadIdx.x & 31) == 0) smem[threadIdx.x >> 5] = sum;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    sum = 0.0;
+#pragma unroll
+    for (int w = 0; w < BCE_WARPS; w++) sum += smem[w];
+  }
+  __syncthreads(); /* smem may be reused */
+  return sum;
+}
+
+/*
+   Entries [j0, j1) of local row q of block B (j0 a multiple of T), lane `lane` of its T threads. The slots of
+   the UNROLL entries a thread loads at once are a stride apart: running pointers, no 64-bit products.
+*/
+template <int LOGT>
+__device__ static PetscScalar bce_row_sum(const BCEKernelArgs &a, const BCEBlock &B, int q, int lane, int j0, int j1, const PetscScalar *__restrict__ x)
+{
+  constexpr int      T      = 1 << LOGT;
+  const long long    stride = (long long)B.nrows << LOGT, base = B.pos + ((long long)q << LOGT) + lane + (long long)(j0 >> LOGT) * stride;
+  const int         *cp  = a.col + base;
+  const PetscScalar *vp  = a.val + base;
+  PetscScalar        sum = 0.0;
+
+  for (int j = j0 + lane; j < j1; j += T * BCE_UNROLL) {
+    int                c[BCE_UNROLL];
+    PetscScalar        v[BCE_UNROLL];
+    const int         *cq = cp;
+    const PetscScalar *vq = vp;
+
+#pragma unroll
+    for (int u = 0; u < BCE_UNROLL; u++) {
+      const bool in = j + u * T < j1;
+
+      c[u] = in ? __ldcs(cq) : 0;
+      v[u] = in ? __ldcs(vq) : 0.0;
+      cq += stride;
+      vq += stride;
+    }
+#pragma unroll
+    for (int u = 0; u < BCE_UNROLL; u++)
+      if (j + u * T < j1) v[u] *= __ldg(x + c[u]);
+#pragma unroll
+    for (int u = 0; u < BCE_UNROLL; u++) sum += v[u];
+    cp = cq;
+    vp = vq;
+  }
+  return sum;
+}
+
+/* Sub-block `local` of block B: BCE_BLOCK / T rows, T threads each; y may alias z */
+template <int LOGT, bool ADD>
+__device__ static void bce_rows(const BCEKernelArgs &a, const BCEBlock &B, int local, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar *smem)
+{
+  constexpr int T      = 1 << LOGT;
+  const int     q      = local * (BCE_BLOCK / T) + (int)(threadIdx.x >> LOGT);
+  const int     lane   = (int)threadIdx.x & (T - 1);
+  const bool    active = q < B.nrows;
+  const int     r      = B.row0 + q;
+  const int     len    = active ? (B.minlen == B.width ? B.width : __ldg(a.rowlen + r)) : 0;
+  const int     o      = active ? __ldg(a.rowno + r) : 0; /* loaded with the row length, not after the sum */
+  PetscScalar   sum    = bce_row_sum<LOGT>(a, B, q, lane, 0, len, x);
+
+  if constexpr (T <= 32) {
+#pragma unroll
+    for (int off = T / 2; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
+  } else { /* T / 32 warps per row: their sums in order */
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
+    if ((threadIdx.x & 31) == 0) smem[threadIdx.x >> 5] = sum;
+    __syncthreads();
+    if (lane == 0) {
+      sum = 0.0;
+#pragma unroll
+      for (int w = 0; w < T / 32; w++) sum += smem[(threadIdx.x >> 5) + w];
+    }
+  }
+  if (active && lane == 0) z[o] = ADD ? y[o] + sum : sum;
+}
+
+/*
+   Part `local` of the split rows of block B (T = BCE_BLOCK, one row at a time): the partial sum of its
+   BCE_GROUPS_PER_PIECE groups; the CUDA block that finishes the last part of a row (a counter per row) adds
+   the partial sums in part order, so the result does not depend on timing.
+*/
+template <bool ADD>
+__device__ static void bce_part(const BCEKernelArgs &a, const BCEBlock &B, int local, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar *smem)
+{
+  constexpr int  LOGT = 8, T = 1 << LOGT, PIECE = BCE_GROUPS_PER_PIECE * T;
+  __shared__ int last;
+  const int      q = local / B.pieces, p = local % B.pieces, r = B.row0 + q;
+  const int      len = __ldg(a.rowlen + r), j0 = min(p * PIECE, len), j1 = min(j0 + PIECE, len);
+  PetscScalar    sum = bce_block_sum(bce_row_sum<LOGT>(a, B, q, (int)threadIdx.x, j0, j1, x), smem);
+
+  static_assert(T == BCE_BLOCK, "split rows take the whole CUDA block");
+  if (threadIdx.x == 0) {
+    a.partial[B.part0 + (long long)q * B.pieces + p] = sum;
+    __threadfence(); /* the partial sum is visible before the counter moves */
+    last = atomicAdd(a.done + B.split0 + q, 1u) == (unsigned)(B.pieces - 1);
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  sum = 0.0;
+  for (int i = (int)threadIdx.x; i < B.pieces; i += T) sum += __ldcg(a.partial + B.part0 + (long long)q * B.pieces + i);
+  sum = bce_block_sum(sum, smem);
+  if (threadIdx.x == 0) {
+    const int o = __ldg(a.rowno + r);
+
+    z[o]                 = ADD ? y[o] + sum : sum;
+    a.done[B.split0 + q] = 0;
+  }
+}
+
+/*
+   One CUDA block per sub-block, in the order of sched: the blocks of several threads per row first, widest
+   first (they take longest), then the sub-blocks of one thread per row by their first original row, so that
+   the GPU works on nearby original rows of every such block at once: y is written, and x read, about as
+   locally as by a CSR product. 40 registers, 6 CUDA blocks per SM.
+*/
+template <bool ADD>
+__global__ static void __launch_bounds__(BCE_BLOCK, 6) bce_mult_kernel(const BCEKernelArgs a, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
+{
+  __shared__ PetscScalar smem[BCE_WARPS];
+  const long long        e     = __ldg(a.sched + blockIdx.x);
+  const BCEBlock         B     = a.blocks[e >> 32];
+  const int              local = (int)(e & 0xffffffff);
+
+  switch (B.logt) {
+  case 0:
+    bce_rows<0, ADD>(a, B, local, x, y, z, smem);
+    break;
+  case 1:
+    bce_rows<1, ADD>(a, B, local, x, y, z, smem);
+    break;
+  case 2:
+    bce_rows<2, ADD>(a, B, local, x, y, z, smem);
+    break;
+  case 3:
+    bce_rows<3, ADD>(a, B, local, x, y, z, smem);
+    break;
+  case 4:
+    bce_rows<4, ADD>(a, B, local, x, y, z, smem);
+    break;
+  case 5:
+    bce_rows<5, ADD>(a, B, local, x, y, z, smem);
+    break;
+  case 6:
+    bce_rows<6, ADD>(a, B, local, x, y, z, smem);
+    break;
+  case 7:
+    bce_rows<7, ADD>(a, B, local, x, y, z, smem);
+    break;
+  default:
+    if (B.pieces > 1) bce_part<ADD>(a, B, local, x, y, z, smem);
+    else bce_rows<8, ADD>(a, B, local, x, y, z, smem);
+  }
+}
+
+static PetscErrorCode BCEMult(void *fmt, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  const Mat_BCE      *bc = (const Mat_BCE *)fmt;
+  const BCEKernelArgs a  = {(int)bc->h.nsub, (int)bc->h.nblocks, bc->sched, bc->blocks, bc->rowno, bc->rowlen, bc->col, bc->val, bc->partial, bc->done};
+
+  PetscFunctionBegin;
+  if (y) bce_mult_kernel<true><<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, stream>>>(a, x, y, z);
+  else bce_mult_kernel<false><<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, stream>>>(a, x, NULL, z);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ device build */
+
+static unsigned BCEGrid(PetscInt64 n)
+{
+  return (unsigned)PetscMax(1, PetscMin((n + BCE_BLOCK - 1) / BCE_BLOCK, 65536));
+}
+
+/* The distribution function: hist[l] = rows of length l */
+__global__ static void bce_histogram_kernel(int m, const int *__restrict__ rowptr, int *__restrict__ hist)
+{
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x) atomicAdd(hist + (rowptr[i + 1] - rowptr[i]), 1);
+}
+
+struct BCENonzeroBin {
+  const int      *hist;
+  __device__ bool operator()(int l) const { return hist[l] > 0; }
+};
+
+/* counts of the distinct lengths, as 64-bit integers for the partition */
+__global__ static void bce_counts_kernel(int q, const int *__restrict__ lengths, const int *__restrict__ hist, long long *__restrict__ cnt)
+{
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < q; i += (long long)gridDim.x * blockDim.x) cnt[i] = hist[lengths[i]];
+}
+
+/* The block of a row of length l (BCEBlockOf of the host reference): a binary search over the widths */
+__device__ static int bce_block_of(int nblocks, int empty, const BCEBlock *__restrict__ blocks, int l)
+{
+  int lo = empty, hi = nblocks - 1;
+
+  if (!l) return 0;
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+
+    if (blocks[mid].width >= l) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+__global__ static void bce_keys_kernel(int m, int nblocks, int empty, const BCEBlock *__restrict__ blocks, const int *__restrict__ rowptr, int *__restrict__ key)
+{
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x) key[i] = bce_block_of(nblocks, empty, blocks, rowptr[i + 1] - rowptr[i]);
+}
+
+__global__ static void bce_rows_kernel(int m, const int *__restrict__ rowptr, const int *__restrict__ rowno, int *__restrict__ rowlen, int *__restrict__ iperm)
+{
+  for (long long r = blockIdx.x * (long long)blockDim.x + threadIdx.x; r < m; r += (long long)gridDim.x * blockDim.x) {
+    const int o = rowno[r];
+
+    rowlen[r] = rowptr[o + 1] - rowptr[o];
+    iperm[o]  = (int)r;
+  }
+}
+
+/*
+   Entry e of the CSR goes to its slot: its row is found by binary search, so long rows cost no more than
+   short ones. Writes the column too when col is not NULL (the build; a value refresh passes NULL).
+*/
+__global__ static void bce_fill_kernel(int m, int nnz, int nblocks, int empty, const BCEBlock *__restrict__ blocks, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, int *__restrict__ col, PetscScalar *__restrict__ val)
+{
+  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < nnz; e += (long long)gridDim.x * blockDim.x) {
+    int lo = 0, hi = m - 1;
+
+    while (lo < hi) { /* the last row starting at or before e */
+      const int mid = (lo + hi + 1) >> 1;
+
+      if (__ldg(rowptr + mid) <= e) lo = mid;
+      else hi = mid - 1;
+    }
+    const int       b = bce_block_of(nblocks, empty, blocks, rowptr[lo + 1] - rowptr[lo]), logt = blocks[b].logt, j = (int)(e - rowptr[lo]);
+    const long long slot = blocks[b].pos + (long long)(j >> logt) * ((long long)blocks[b].nrows << logt) + ((long long)(iperm[lo] - blocks[b].row0) << logt) + (j & ((1 << logt) - 1));
+
+    if (col) col[slot] = colind[e];
+    val[slot] = csrval[e];
+  }
+}
+
+/*
+   Sort keys of the sub-blocks and their (block, sub-block) pairs: nblocks - 1 - b for the blocks of several
+   threads per row (widest first), nblocks + the original index of the first row for the others
+*/
+__global__ static void bce_sched_keys_kernel(int nsub, int nblocks, const BCEBlock *__restrict__ blocks, const int *__restrict__ rowno, int *__restrict__ key, long long *__restrict__ pair)
+{
+  for (long long s = blockIdx.x * (long long)blockDim.x + threadIdx.x; s < nsub; s += (long long)gridDim.x * blockDim.x) {
+    int lo = 0, hi = nblocks - 1;
+
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) >> 1;
+
+      if (blocks[mid].sub0 <= s) lo = mid;
+      else hi = mid - 1;
+    }
+    const int local = (int)s - blocks[lo].sub0;
+
+    key[s]  = blocks[lo].logt ? nblocks - 1 - lo : nblocks + rowno[blocks[lo].row0 + local * BCE_BLOCK];
+    pair[s] = ((long long)lo << 32) | local;
+  }
+}
+
+/* The order of the sub-blocks (see bce_mult_kernel), a stable radix sort of their keys */
+static PetscErrorCode BCESchedule(Mat_BCE *bc, cudaStream_t stream)
+{
+  const int  n = (int)bc->h.nsub;
+  int       *key, *keysorted, endbit = 1;
+  long long *pair;
+  void      *work      = NULL;
+  size_t     workbytes = 0;
+
+  PetscFunctionBegin;
+  while ((1LL << endbit) <= bc->h.m + bc->h.nblocks) endbit++;
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)n * sizeof(long long), (void **)&bc->sched));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)n * sizeof(long long), (void **)&pair));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)n * sizeof(int), (void **)&key));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)n * sizeof(int), (void **)&keysorted));
+  bce_sched_keys_kernel<<<BCEGrid(n), BCE_BLOCK, 0, stream>>>(n, (int)bc->h.nblocks, bc->blocks, bc->rowno, key, pair);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, pair, bc->sched, n, 0, endbit, stream));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", workbytes, &work));
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, pair, bc->sched, n, 0, endbit, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscCall(MatGPUFormatDeviceFree_Private(&work));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&keysorted));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&key));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&pair));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BCEReset(void *fmt)
+{
+  Mat_BCE *bc = (Mat_BCE *)fmt;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->blocks));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->rowno));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->rowlen));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->col));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->val));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->iperm));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->sched));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->partial));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->done));
+  PetscCall(BCEDestroyHost(&bc->h));
+  PetscCall(PetscArrayzero(&bc->h, 1));
+  bc->bytes        = 0;
+  bc->partition_ms = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The default L, for the GPU at hand. An SM keeps at most R threads of this kernel resident (the occupancy
+   calculator) in at most Bmax CUDA blocks (the device's limit). A block of the partition whose rows keep fewer
+   than R / Bmax threads busy fills its CUDA block so little that even an SM full of such CUDA blocks is not
+   full: it costs what a block of R / Bmax threads costs. So L = R / Bmax (6 x 256 / 32 = 48 on an H100 or
+   H200, where the kernel's 40 registers allow 6 CUDA blocks per SM). The number of SMs does not enter: all
+   blocks run in one launch and share the SMs.
+*/
+static PetscErrorCode BCEDeviceL(PetscInt *L)
+{
+  int dev, maxblocks, active;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaGetDevice(&dev));
+  PetscCallCUDA(cudaDeviceGetAttribute(&maxblocks, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
+  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&active, bce_mult_kernel<false>, BCE_BLOCK, 0));
+  *L = PetscMax(1, (PetscInt)active * BCE_BLOCK / PetscMax(1, maxblocks));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The distribution function on the device, as q distinct nonzero lengths and their counts on the host (freed with PetscFree2) */
+static PetscErrorCode BCEDistribution(const MatGPUFormatCSR *csr, PetscInt *q, PetscInt **len, PetscInt64 **cnt)
+{
+  const auto policy = thrust::cuda::par.on(csr->stream);
+  const int  maxlen = (int)csr->stats.maxlen;
+  int       *hist, *dlen, nq;
+  long long *dcnt;
+  int       *hlen;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)(maxlen + 1) * sizeof(int), (void **)&hist));
+  PetscCallCUDA(cudaMemsetAsync(hist, 0, (size_t)(maxlen + 1) * sizeof(int), csr->stream));
+  bce_histogram_kernel<<<BCEGrid(csr->m), BCE_BLOCK, 0, csr->stream>>>((int)csr->m, csr->rowptr, hist);
+  PetscCallCUDA(cudaGetLastError());
+  MatGPUFormatCallThrust(nq = (int)thrust::count_if(policy, thrust::counting_iterator<int>(1), thrust::counting_iterator<int>(maxlen + 1), BCENonzeroBin{hist}));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)nq * sizeof(int), (void **)&dlen));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)nq * sizeof(long long), (void **)&dcnt));
+  MatGPUFormatCallThrust(thrust::copy_if(policy, thrust::counting_iterator<int>(1), thrust::counting_iterator<int>(maxlen + 1), dlen, BCENonzeroBin{hist}));
+  bce_counts_kernel<<<BCEGrid(nq), BCE_BLOCK, 0, csr->stream>>>(nq, dlen, hist, dcnt);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(PetscMalloc2(nq, len, nq, cnt));
+  PetscCall(PetscMalloc1(nq, &hlen));
+  PetscCallCUDA(cudaMemcpyAsync(hlen, dlen, (size_t)nq * sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
+  PetscCallCUDA(cudaMemcpyAsync(*cnt, dcnt, (size_t)nq * sizeof(long long), cudaMemcpyDeviceToHost, csr->stream));
+  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+  for (int i = 0; i < nq; i++) (*len)[i] = hlen[i];
+  *q = nq;
+  PetscCall(PetscFree(hlen));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&dcnt));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&dlen));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&hist));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
+{
+  Mat_BCE       *bc = (Mat_BCE *)fmt;
+  BCEArrays     *h  = &bc->h;
+  PetscInt       q, k, *len, *ends, nempty;
+  PetscInt64    *cnt, rows = 0;
+  PetscLogDouble t0, t1;
+  int           *key, *keysorted, *iota, endbit = 1;
+  void          *work      = NULL;
+  size_t         workbytes = 0, bytes;
+
+  PetscFunctionBegin;
+  PetscCall(BCEReset(fmt));
+  bc->stats = csr->stats;
+  h->m      = csr->m;
+  h->n      = csr->n;
+  h->nnz    = csr->nnz;
+  PetscCall(BCEDeviceL(&bc->Lgpu));
+  h->L = bc->L ? bc->L : bc->Lgpu;
+
+  /* the partition, of the distribution function */
+  PetscCall(BCEDistribution(csr, &q, &len, &cnt));
+  for (PetscInt i = 0; i < q; i++) rows += cnt[i];
+  nempty = csr->m - (PetscInt)rows;
+  PetscCall(PetscMalloc1(q, &ends));
+  PetscCall(PetscTime(&t0));
+  PetscCall(BCEPartition(q, len, cnt, h->L, &k, ends, &h->cost));
+  PetscCall(PetscTime(&t1));
+  bc->partition_ms = 1e3 * (t1 - t0);
+  PetscCall(BCESetBlocks(q, len, cnt, nempty, k, ends, h));
+  PetscCall(PetscFree(ends));
+  PetscCall(PetscFree2(len, cnt));
+
+  /* the rows into their blocks: a stable radix sort of the rows by block, on the bits of the block index */
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nblocks * sizeof(BCEBlock), (void **)&bc->blocks));
+  PetscCallCUDA(cudaMemcpyAsync(bc->blocks, h->blocks, (size_t)h->nblocks * sizeof(BCEBlock), cudaMemcpyHostToDevice, csr->stream));
+  while ((1LL << endbit) < h->nblocks) endbit++;
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&bc->rowno));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&bc->rowlen));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&bc->iperm));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&key));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&keysorted));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&iota));
+  MatGPUFormatCallThrust(thrust::sequence(thrust::cuda::par.on(csr->stream), iota, iota + h->m));
+  bce_keys_kernel<<<BCEGrid(h->m), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, key);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", workbytes, &work));
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
+  bce_rows_kernel<<<BCEGrid(h->m), BCE_BLOCK, 0, csr->stream>>>((int)h->m, csr->rowptr, bc->rowno, bc->rowlen, bc->iperm);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+  PetscCall(MatGPUFormatDeviceFree_Private(&work));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&iota));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&keysorted));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&key));
+  PetscCall(BCESchedule(bc, csr->stream));
+
+  /* the entries, padding zeroed, and the partial sums of the split rows */
+  bytes = (size_t)h->nslots * (sizeof(int) + sizeof(PetscScalar));
+  PetscCall(MatGPUFormatCheckDeviceMemory_Private("BCE", bytes));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nslots * sizeof(int), (void **)&bc->col));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nslots * sizeof(PetscScalar), (void **)&bc->val));
+  PetscCallCUDA(cudaMemsetAsync(bc->col, 0, (size_t)h->nslots * sizeof(int), csr->stream));
+  PetscCallCUDA(cudaMemsetAsync(bc->val, 0, (size_t)h->nslots * sizeof(PetscScalar), csr->stream));
+  bce_fill_kernel<<<BCEGrid(h->nnz), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nnz, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, csr->colind, csr->val, bc->iperm, bc->col, bc->val);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nparts * sizeof(PetscScalar), (void **)&bc->partial));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nsplit * sizeof(unsigned), (void **)&bc->done));
+  if (h->nsplit) PetscCallCUDA(cudaMemsetAsync(bc->done, 0, (size_t)h->nsplit * sizeof(unsigned), csr->stream));
+  bc->bytes = (PetscLogDouble)bytes + (PetscLogDouble)h->nblocks * sizeof(BCEBlock) + 3.0 * h->m * sizeof(int) + (PetscLogDouble)h->nsub * sizeof(long long) + (PetscLogDouble)h->nparts * sizeof(PetscScalar) + (PetscLogDouble)h->nsplit * sizeof(unsigned);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BCERefresh(void *fmt, const MatGPUFormatCSR *csr)
+{
+  Mat_BCE *bc = (Mat_BCE *)fmt;
+
+  PetscFunctionBegin;
+  bce_fill_kernel<<<BCEGrid(bc->h.nnz), BCE_BLOCK, 0, csr->stream>>>((int)bc->h.m, (int)bc->h.nnz, (int)bc->h.nblocks, bc->h.nempty ? 1 : 0, bc->blocks, csr->rowptr, NULL, csr->val, bc->iperm, NULL, bc->val);
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ the format interface */
+
+static PetscErrorCode BCECreate(void **fmt)
+{
+  Mat_BCE *bc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&bc));
+  *fmt = bc;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BCEDestroy(void **fmt)
+{
+  PetscFunctionBegin;
+  if (!*fmt) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(BCEReset(*fmt));
+  PetscCall(PetscFree(*fmt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BCECopyParams(const void *src, void *dst)
+{
+  PetscFunctionBegin;
+  ((Mat_BCE *)dst)->L = ((const Mat_BCE *)src)->L;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BCESetFromOptions(void *fmt, PetscOptionItems *PetscOptionsObject)
+{
+  Mat_BCE *bc = (Mat_BCE *)fmt;
+  PetscInt L  = bc->L;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsInt("-mat_bce_l", "The cost model's L, in threads: a block keeping fewer threads busy costs as much as one of L; 0 derives it from the GPU", "MATSEQBCE", L, &L, NULL));
+  PetscCheck(L >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_l %" PetscInt_FMT " is negative", L);
+  bc->L = L;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BCEView(void *fmt, PetscViewer viewer)
+{
+  const Mat_BCE   *bc = (const Mat_BCE *)fmt;
+  const BCEArrays *h  = &bc->h;
+  const PetscInt   b0 = h->nempty ? 1 : 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "L %" PetscInt_FMT " threads (%s; the GPU's is %" PetscInt_FMT "); %" PetscInt_FMT " distinct row lengths into k = %" PetscInt_FMT " block%s in %.3f ms, model cost %g\n", h->L, bc->L ? "set" : "derived from the GPU", bc->Lgpu, h->nlengths, h->k,
+                                   h->k == 1 ? "" : "s", bc->partition_ms, (double)h->cost));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; %" PetscInt_FMT " empty rows\n", bc->stats.mean, bc->stats.stddev, bc->stats.maxlen, h->nempty));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " slots for %" PetscInt_FMT " entries: padding ratio %.4f (never read); %" PetscInt_FMT " CUDA blocks of %d threads, %" PetscInt_FMT " rows split in parts\n", h->nslots, h->nnz, (double)BCEPaddingRatio(h), h->nsub, BCE_BLOCK, h->nsplit));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "blocks (M_i = width, rows, threads per row):"));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  for (PetscInt b = b0; b < h->nblocks; b++) {
+    if (b - b0 == 64 && h->nblocks - b > 8) {
+      PetscCall(PetscViewerASCIIPrintf(viewer, " ... (%" PetscInt_FMT " more)", h->nblocks - b - 4));
+      b = h->nblocks - 4;
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, " %d:%d:%d", h->blocks[b].width, h->blocks[b].nrows, 1 << h->blocks[b].logt));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BCEMemory(void *fmt, PetscLogDouble *bytes)
+{
+  PetscFunctionBegin;
+  *bytes = ((Mat_BCE *)fmt)->bytes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, BCECreate, BCEDestroy, BCECopyParams, BCESetFromOptions, BCEBuild, BCERefresh, BCEMult, BCEReset, BCEView, BCEMemory, 0, 0};
+
+/*MC
+   MATSEQBCE - "seqaijcusparsebce" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU in BCE,
+   the blocked CSR/ELL format with the optimal partitioning algorithm of Yang, Li and Li, "Performance analysis
+   and optimization for SpMV on GPU using probabilistic modeling", IEEE Trans. Parallel Distrib. Syst. 26 (2015).
+
+   The rows are grouped by length into k blocks, block i holding the rows of lengths in (M_{i-1}, M_i], and each
+   block is stored as ELL of width M_i. The boundaries minimize the paper's cost model, the sum over blocks of
+   W max(N, L) (W the width, N the rows; here N and L count threads, t per row), exactly, by a dynamic program in
+   time linear in the number of distinct row lengths. For the 4 x 4 matrix with rows {1 2 3 .}, {. 4 . .},
+   {5 . 6 7}, {. . . 8} (lengths 3 1 3 1) and a small L, the blocks are {rows 1, 3} of width 1 and {rows 0, 2}
+   of width 3:
+.vb
+      rowno = [1 3 0 2], Ap = [0 2 4], Aw = [1 3]
+      val = [4 8 | 1 5 2 6 3 7],  col = [1 3 | 0 0 1 2 2 3]
+.ve
+   A CUDA block runs BCE_BLOCK / t rows of one block, t threads per row (t from the block's width); a thread
+   stops at its row's length, so padding is never read, and y is written in the original order through rowno:
+   the permutation stays inside the type. Rows too long for one CUDA block are split in parts whose partial
+   sums the last part adds in order. All other operations are those of `MATSEQAIJCUSPARSE`;
+   `MatMultTranspose()` uses cuSPARSE.
+
+   Options Database Keys:
++  -mat_type bce - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
+-  -mat_bce_l <L> - the cost model's L, in threads; 0 (default) derives it from the GPU's occupancy limits
+
+   Level: beginner
+
+.seealso: [](ch_matrices), `Mat`, `MATBCE`, `MATSEQAIJCUSPARSE`, `MATSEQSELLCS`, `MatBCEGetPartition()`, `MatGPUFormatGetDeviceMemory()`
+M*/
+PetscErrorCode MatCreate_SeqBCE(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreate_SeqGPUFormat_Private(A, &MatBCEOps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatBCEGetPartition - Gets the cost model's L and the blocks of a `MATSEQBCE` matrix
+
+  Not Collective
+
+  Input Parameter:
+. A - the matrix
+
+  Output Parameters:
++ L      - the cost model's L in use (before the first product: the requested value, 0 for automatic)
+. k      - the number of blocks of nonempty rows (0 before the first product)
+- widths - the block boundaries M_1 < ... < M_k, the width of each block; an array of k entries that the
+           caller frees with `PetscFree()`, or `NULL` when not needed
+
+  Level: intermediate
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQBCE`
+@*/
+PetscErrorCode MatBCEGetPartition(Mat A, PetscInt *L, PetscInt *k, PetscInt **widths)
+{
+  Mat_BCE *bc;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCall(MatGPUFormatGetFormat_Private(A, &MatBCEOps, (void **)&bc));
+  PetscCheck(bc, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not %s", ((PetscObject)A)->type_name, MATSEQBCE);
+  if (L) *L = bc->h.L ? bc->h.L : bc->L;
+  if (k) *k = bc->h.k;
+  if (widths) {
+    PetscCall(PetscMalloc1(bc->h.k, widths));
+    for (PetscInt i = 0; i < bc->h.k; i++) (*widths)[i] = bc->h.blocks[i + (bc->h.nempty ? 1 : 0)].width;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
