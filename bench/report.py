@@ -7,6 +7,8 @@ One section per device: its copy bandwidth, then a table with one row per record
 nonzeros, entry (and the resulting type), median time per product, GFLOP/s, fraction of the copy
 bandwidth reached by the CSR traffic model, speedup against aijcusparse on the same matrix and
 device, build time in products, device memory of the format against CSR, and the correctness check.
+After the table, the geometric mean of each entry's speedup against aijcusparse over the matrices
+where both have correct records, with the number of matrices it covers.
 Records with a "status" (timeout, failed) are shown as such in the section of their device; when
 they carry no device they go to the devices of records from the same file.
 """
@@ -157,6 +159,53 @@ HEADER = [
 ]
 
 
+def entry_key(rec):
+    return rec.get("entry") or rec.get("type") or "?"
+
+
+def speedup_summary(data, refs):
+    """[(entry, type, geometric mean speedup, matrices covered)] in order of first appearance.
+
+    A matrix counts for an entry when aijcusparse and the entry both have correct records on it; the
+    entry's time on a matrix is the median over its records there, as for the reference.
+    """
+    times = {}  # entry -> matrix key -> median times
+    types = {}
+    for rec in data:
+        if rec.get("type") == REFERENCE_TYPE or rec.get("correct") is False or not rec.get("median_us"):
+            continue
+        key = matrix_key(rec)
+        if key not in refs:
+            continue
+        entry = entry_key(rec)
+        times.setdefault(entry, {}).setdefault(key, []).append(rec["median_us"])
+        types.setdefault(entry, [])
+        if rec.get("type") and rec["type"] not in types[entry]:
+            types[entry].append(rec["type"])
+    rows = []
+    for entry, per_matrix in times.items():
+        speedups = [refs[key] / statistics.median(vals) for key, vals in per_matrix.items()]
+        rows.append((entry, ", ".join(types[entry]), statistics.geometric_mean(speedups), len(speedups)))
+    return rows
+
+
+def print_speedup_summary(data):
+    correct_refs = reference_times([r for r in data if r.get("correct") is not False])
+    rows = speedup_summary(data, correct_refs)
+    if not rows:
+        return
+    print(
+        f"Geometric mean of the speedup vs aijcusparse over the matrices where the entry and aijcusparse "
+        f"both have correct records ({len(correct_refs)} matrices with a correct aijcusparse record):\n"
+    )
+    print("| type / entry | geomean speedup | matrices |")
+    print("|---|---:|---:|")
+    for entry, rtype, geomean, count in rows:
+        label = entry if not rtype or rtype == entry else f"{entry} ({rtype})"
+        print(f"| {md(label)} | {geomean:.2f} | {count} of {len(correct_refs)} |")
+    print()
+
+
 def print_device(device, records):
     print(f"## {device}\n")
     data = [r for r in records if not is_status(r)]
@@ -185,6 +234,7 @@ def print_device(device, records):
             cells = status_row(rec) if is_status(rec) else data_row(rec, refs)
             print("| " + " | ".join(cells) + " |")
     print()
+    print_speedup_summary(data)
 
 
 def main():

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_suite.sh - SpMV benchmark suites: run_suite.sh cmrs (issue 2) or run_suite.sh sellcs (issue 3).
+# run_suite.sh - SpMV benchmark suites: run_suite.sh cmrs (issue 2), sellcs (issue 3) or bce (issue 4).
 #
 # Run on a GPU host from the project root after the build:
 #   bench/run_suite.sh cmrs
@@ -9,6 +9,7 @@
 #   BENCH         bench_spmv binary (default build-gpu/examples/bench_spmv)
 #   OUT           output folder (default bench/results); records go to $OUT/SUITE.jsonl and the
 #                 full console output to $OUT/SUITE.log
+#   SELLCUDA      1 to also time PETSc's sellcuda on every matrix (default 1 for cmrs and sellcs, 0 for bce)
 #   SELL_TIMEOUT  seconds allowed for one sellcuda run (default 60); PETSc converts AIJ to SELL
 #                 entry by entry, which can be slow for large matrices
 #   BENCH_ARGS    extra options for every bench_spmv run, e.g. "-batches 3 -reps 50"
@@ -56,8 +57,22 @@ sellcs) # issue 3: SELL-C-sigma, its sigma, threads per row and C, against cuSPA
     "rmat -scale 20 -edge_factor 16"
   )
   ;;
+bce) # issue 4: BCE and its L against cuSPARSE, CMRS and SELL-C-sigma on the matrices of both suites and a circuit
+  TYPES="aijcusparse,cmrs,sellcs,bce"
+  for l in 8 16 32 64 128 256 512 1024; do TYPES+=",bce/mat_bce_l=$l"; done
+  MATRICES=(
+    "lap3d27 -grid 100"
+    "banded -rows 2000000 -width 50"
+    "longrows -rows 1000000 -long_rows 4 -long_len 100000"
+    "lap2d5 -grid 2048"
+    "lap3d7 -grid 160"
+    "rmat -scale 20 -edge_factor 16"
+    "circuit -rows 4000000"
+  )
+  SELLCUDA=${SELLCUDA:-0}
+  ;;
 *)
-  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs)" >&2
+  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce)" >&2
   exit 2
   ;;
 esac
@@ -126,9 +141,10 @@ run_bench() {
   failures=$((failures + 1))
 }
 
+SELLCUDA=${SELLCUDA:-1}
 for spec in "${MATRICES[@]}"; do
   run_bench "$spec" "$TYPES"
-  run_bench "$spec" "sellcuda" "$SELL_TIMEOUT"
+  if [[ $SELLCUDA == 1 ]]; then run_bench "$spec" "sellcuda" "$SELL_TIMEOUT"; fi
 done
 
 echo "Records in $RESULTS, console output in $LOG"

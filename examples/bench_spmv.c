@@ -1,9 +1,10 @@
 static char help[] = "SpMV benchmark: times MatMult() of one matrix stored in a list of GPU matrix types.\n\
 Prints one JSON record per type on stdout (lines start with '{').\n\
-  -matrix <lap2d5,lap3d7,lap3d27,banded,longrows,rmat,file> : matrix generator (or -f <file> with -matrix file)\n\
+  -matrix <lap2d5,lap3d7,lap3d27,banded,longrows,rmat,circuit,file> : matrix generator (or -f <file> with -matrix file)\n\
   -grid <N>          : grid points per direction of the Laplacians\n\
   -rows <M> -width <W> : banded matrix with W consecutive columns per row\n\
   -rows <M> -short_len <S> -long_rows <L> -long_len <K> : S entries per row, L rows with K entries\n\
+  -rows <M> -circuit_long_rows <K> -circuit_long_len <L> : circuit-like, 2 to 10 entries per row, K rows of L/2 to 2L\n\
   -types <list>      : comma separated entries type[/option=value[/...]], e.g. cmrs/mat_cmrs_height=8\n\
   -json_out <file>   : also append the JSON records to this file\n\n";
 
@@ -11,8 +12,9 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
    bench_spmv - SpMV benchmark of the GPU matrix types of petsc-gpuformats against MATSEQAIJCUSPARSE
 
    Synopsis:
-     bench_spmv [-matrix lap2d5|lap3d7|lap3d27|banded|longrows|rmat|file] [-grid N] [-rows M] [-width W]
-                [-short_len S] [-long_rows L] [-long_len K] [-f file] [-seed s]
+     bench_spmv [-matrix lap2d5|lap3d7|lap3d27|banded|longrows|rmat|circuit|file] [-grid N] [-rows M] [-width W]
+                [-short_len S] [-long_rows L] [-long_len K] [-circuit_long_rows K] [-circuit_long_len L]
+                [-scale s] [-edge_factor e] [-f file] [-seed s]
                 [-types aijcusparse,cmrs,cmrs/mat_cmrs_height=8,sellcuda] [-tol t]
                 [-warmup n] [-batches b] [-reps r] [-bw_mib mib] [-bw_reps n] [-json_out file]
 
@@ -67,9 +69,10 @@ typedef enum {
   MATRIX_BANDED,
   MATRIX_LONGROWS,
   MATRIX_RMAT,
+  MATRIX_CIRCUIT,
   MATRIX_FILE
 } MatrixKind;
-static const char *const MatrixKinds[] = {"lap2d5", "lap3d7", "lap3d27", "banded", "longrows", "rmat", "file"};
+static const char *const MatrixKinds[] = {"lap2d5", "lap3d7", "lap3d27", "banded", "longrows", "rmat", "circuit", "file"};
 #define NUM_MATRIX_KINDS ((PetscInt)(sizeof(MatrixKinds) / sizeof(MatrixKinds[0])))
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -431,6 +434,88 @@ static PetscErrorCode GenerateRMAT(PetscInt scale, PetscInt edge_factor, PetscRa
   PetscCall(PetscFree2(cols, vals));
   PetscCall(PetscFree(nnzrow));
   PetscCall(PetscFree3(keys, label, r));
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  M x M circuit-like matrix. An ordinary row holds its diagonal and 1 to 9 more distinct columns
+  (uniformly 2 to 10 entries in all), each within 1000 columns of the diagonal with probability 4/5 and
+  anywhere otherwise. K distinct rows at random places (the supply and ground nets) hold their diagonal
+  and distinct random columns, L/2 to 2L entries in all (uniform). Off-diagonal values are uniform in
+  [-1, 1] and the diagonal is the row length, so every row is strictly diagonally dominant.
+*/
+static PetscErrorCode GenerateCircuit(PetscInt M, PetscInt K, PetscInt L, PetscRandom rnd, Mat *A)
+{
+  const PetscInt near = 1000, short_min = 2, short_max = 10;
+  PetscInt      *nnzrow, *cols;
+  PetscInt       maxlen = short_max; /* longest row */
+  PetscScalar   *vals;
+  PetscBT        isnet;
+
+  PetscFunctionBeginUser;
+  PetscCheck(M >= short_max, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-rows must be at least %" PetscInt_FMT " for circuit, not %" PetscInt_FMT, short_max, M);
+  PetscCheck(K >= 0 && K <= M, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-circuit_long_rows must be in [0, rows = %" PetscInt_FMT "], not %" PetscInt_FMT, M, K);
+  PetscCheck(L >= 2 && L <= M / 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-circuit_long_len must be in [2, rows / 2 = %" PetscInt_FMT "], not %" PetscInt_FMT, M / 2, L);
+  PetscCall(PetscBTCreate(M, &isnet));
+  PetscCall(PetscMalloc1(M, &nnzrow));
+  for (PetscInt i = 0; i < M; i++) {
+    PetscCall(RandomIndex(rnd, short_max - short_min + 1, &nnzrow[i]));
+    nnzrow[i] += short_min;
+  }
+  for (PetscInt k = 0; k < K; k++) {
+    PetscInt row, len;
+
+    do { /* K distinct rows */
+      PetscCall(RandomIndex(rnd, M, &row));
+    } while (PetscBTLookup(isnet, row));
+    PetscCall(PetscBTSet(isnet, row));
+    PetscCall(RandomIndex(rnd, 2 * L - L / 2 + 1, &len));
+    nnzrow[row] = L / 2 + len;
+    maxlen      = PetscMax(maxlen, nnzrow[row]);
+  }
+  PetscCall(CreatePreallocated(M, M, nnzrow, A));
+
+  PetscCall(PetscMalloc2(maxlen, &cols, maxlen, &vals));
+  for (PetscInt i = 0; i < M; i++) {
+    PetscInt len = 1;
+
+    cols[0] = i;
+    if (PetscBTLookup(isnet, i)) { /* a net: draw random columns, drop repeats, until there are enough */
+      while (len < nnzrow[i]) {
+        PetscInt n = nnzrow[i];
+
+        for (PetscInt q = len; q < n; q++) PetscCall(RandomIndex(rnd, M, &cols[q]));
+        PetscCall(PetscSortRemoveDupsInt(&n, cols));
+        len = n;
+      }
+    } else { /* rejection sampling of distinct columns, mostly near the diagonal */
+      while (len < nnzrow[i]) {
+        PetscInt  c, pick;
+        PetscBool dup = PETSC_FALSE;
+
+        PetscCall(RandomIndex(rnd, 5, &pick));
+        if (pick) {
+          const PetscInt64 lo = (PetscInt64)i - near; /* 64-bit: i + near may overflow PetscInt */
+
+          PetscCall(RandomIndex(rnd, 2 * near + 1, &c));
+          if (lo + c < 0 || lo + c >= M) continue; /* outside the matrix: draw again */
+          c = (PetscInt)(lo + c);
+        } else PetscCall(RandomIndex(rnd, M, &c));
+        for (PetscInt q = 0; q < len && !dup; q++) dup = (cols[q] == c) ? PETSC_TRUE : PETSC_FALSE;
+        if (!dup) cols[len++] = c;
+      }
+      PetscCall(PetscSortInt(len, cols));
+    }
+    PetscCall(RandomSigned(rnd, len, vals));
+    for (PetscInt q = 0; q < len; q++)
+      if (cols[q] == i) vals[q] = (PetscScalar)len;
+    PetscCall(MatSetValues(*A, 1, &i, len, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(PetscFree2(cols, vals));
+  PetscCall(PetscFree(nnzrow));
+  PetscCall(PetscBTDestroy(&isnet));
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -825,7 +910,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
 int main(int argc, char **argv)
 {
   BenchCtx              ctx;
-  PetscInt              kind = MATRIX_LAP2D5, grid = 2048, rows = 1000000, width = 50, short_len = 4, long_rows = 4, long_len = 100000, seed = 0, scale = 20, edge_factor = 16, bw_mib = 1024, bw_reps = 20;
+  PetscInt              kind = MATRIX_LAP2D5, grid = 2048, rows = 1000000, width = 50, short_len = 4, long_rows = 4, long_len = 100000, seed = 0, scale = 20, edge_factor = 16, circuit_long_rows = 16, circuit_long_len = 5000, bw_mib = 1024, bw_reps = 20;
   char                  file[PETSC_MAX_PATH_LEN] = "", types[TYPES_MAX_LEN] = "aijcusparse,cmrs", json_out[PETSC_MAX_PATH_LEN] = "";
   PetscBool             flg_file, flg_json;
   PetscRandom           rnd;
@@ -864,16 +949,21 @@ int main(int argc, char **argv)
   case MATRIX_LONGROWS:
     rows = 1000000;
     break;
+  case MATRIX_CIRCUIT:
+    rows = 4000000;
+    break;
   case MATRIX_RMAT:
   case MATRIX_FILE:
     break;
   }
   PetscCall(PetscOptionsBoundedInt("-grid", "Grid points per direction (lap2d5, lap3d7, lap3d27)", NULL, grid, &grid, NULL, 1));
-  PetscCall(PetscOptionsBoundedInt("-rows", "Number of rows (banded, longrows)", NULL, rows, &rows, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-rows", "Number of rows (banded, longrows, circuit)", NULL, rows, &rows, NULL, 1));
   PetscCall(PetscOptionsBoundedInt("-width", "Entries per row (banded)", NULL, width, &width, NULL, 1));
   PetscCall(PetscOptionsBoundedInt("-short_len", "Entries per ordinary row (longrows)", NULL, short_len, &short_len, NULL, 1));
   PetscCall(PetscOptionsBoundedInt("-long_rows", "Number of long rows (longrows)", NULL, long_rows, &long_rows, NULL, 0));
   PetscCall(PetscOptionsBoundedInt("-long_len", "Entries per long row (longrows)", NULL, long_len, &long_len, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-circuit_long_rows", "Rows of the supply nets (circuit)", NULL, circuit_long_rows, &circuit_long_rows, NULL, 0));
+  PetscCall(PetscOptionsBoundedInt("-circuit_long_len", "Typical entries of a supply-net row: L/2 to 2L (circuit)", NULL, circuit_long_len, &circuit_long_len, NULL, 2));
   PetscCall(PetscOptionsBoundedInt("-scale", "log2 of the number of vertices (rmat)", NULL, scale, &scale, NULL, 1));
   PetscCall(PetscOptionsBoundedInt("-edge_factor", "Edges per vertex before duplicates are dropped (rmat)", NULL, edge_factor, &edge_factor, NULL, 1));
   PetscCall(PetscOptionsString("-f", "PETSc binary matrix file (with -matrix file)", NULL, file, file, sizeof(file), &flg_file));
@@ -928,6 +1018,10 @@ int main(int argc, char **argv)
   case MATRIX_RMAT:
     PetscCall(GenerateRMAT(scale, edge_factor, rnd, &Ahost));
     PetscCall(PetscSNPrintf(ctx.params, sizeof(ctx.params), "scale=%" PetscInt_FMT " edge_factor=%" PetscInt_FMT " seed=%" PetscInt_FMT, scale, edge_factor, seed));
+    break;
+  case MATRIX_CIRCUIT:
+    PetscCall(GenerateCircuit(rows, circuit_long_rows, circuit_long_len, rnd, &Ahost));
+    PetscCall(PetscSNPrintf(ctx.params, sizeof(ctx.params), "rows=%" PetscInt_FMT " long_rows=%" PetscInt_FMT " long_len=%" PetscInt_FMT " seed=%" PetscInt_FMT, rows, circuit_long_rows, circuit_long_len, seed));
     break;
   case MATRIX_FILE: {
     char *base;
