@@ -248,13 +248,14 @@ static PetscErrorCode BCECheckInvariants(const CSR *A, const BCEArrays *F, Petsc
 
 static PetscErrorCode BCEBuild(const CSR *A, PetscInt v, void **F)
 {
-  const PetscInt Ls[] = {1, 4, 32, 64, 256, 1000000}, L = Ls[v % 6];
+  const PetscInt Ls[] = {1, 4, 32, 64, 256, 1000000}, L = Ls[v % 6], G = (v / 6) ? 3 : 0;
   BCEArrays     *c;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&c));
-  PetscCall(BCEBuildHost(A->m, A->n, A->rowptr, A->colind, A->val, L, c));
+  PetscCall(BCEBuildHost(A->m, A->n, A->rowptr, A->colind, A->val, L, G, c));
   PetscCall(BCECheckInvariants(A, c, L));
+  PetscCheck(c->maxgroups == G && c->ngroups <= (G && c->nlengths > G ? G : c->nlengths), PETSC_COMM_SELF, PETSC_ERR_PLIB, "merged into %" PetscInt_FMT " groups, at most %" PetscInt_FMT " asked", c->ngroups, G);
   *F = c;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -278,7 +279,7 @@ static PetscErrorCode   BCEParameters(void);
 static const HostFormat formats[] = {
     {"cmrs",   20, CMRSBuild,   CMRSMult,   CMRSDestroy,   CMRSParameters  },
     {"sellcs", 32, SELLCSBuild, SELLCSMult, SELLCSDestroy, SELLCSParameters},
-    {"bce",    6,  BCEBuild,    BCEMult,    BCEDestroy,    BCEParameters   },
+    {"bce",    12, BCEBuild,    BCEMult,    BCEDestroy,    BCEParameters   },
 };
 static const HostFormat *fmt;
 
@@ -551,6 +552,31 @@ static PetscErrorCode BCEParameters(void)
   PetscCall(BCEQuadratic(10000, len, cnt, 64, &ref));
   PetscCheck(PetscAbsReal(cost - ref) <= 1e-12 * ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "10,000 lengths: cost %.17g, O(q^2) recurrence %.17g", (double)cost, (double)ref);
   PetscCheck(t1 - t0 < 0.01, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition of 10,000 lengths took %g ms", 1e3 * (t1 - t0));
+  { /* the merge rule: at most 100 groups, against the unmerged optimum */
+    PetscInt       ng, kk, *e2;
+    PetscLogDouble merged, worst = 1, sum = 0, m0, m1;
+    PetscInt       nmerge = 0;
+
+    PetscCall(PetscMalloc1(10000, &e2));
+    for (PetscInt t = 0; t < 200; t++) {
+      const PetscInt q = 150 + 49 * t, L = Ls[t % 7];
+
+      PetscCall(BCERandomDistribution(rnd, q, t % 2 ? 10 : 400, t % 3 ? 2000 : 20, len, cnt));
+      PetscCall(BCEPartition(q, len, cnt, L, &k, ends, &ref));
+      PetscCall(BCEPartitionMerged(q, len, cnt, L, 100, &ng, &kk, e2, &merged));
+      PetscCheck(ng <= 100 && e2[kk - 1] == q - 1 && PetscAbsReal(BCECostOf(kk, e2, len, cnt, L) - merged) <= 1e-12 * merged, PETSC_COMM_SELF, PETSC_ERR_PLIB, "merged partition %" PetscInt_FMT ": %" PetscInt_FMT " groups, or its cost is not the model's", t, ng);
+      PetscCheck(merged >= ref * (1 - 1e-12) && merged <= 2 * 2 * ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "merged partition %" PetscInt_FMT " costs %g times the optimum", t, (double)(merged / ref));
+      worst = PetscMax(worst, merged / ref);
+      sum += merged / ref;
+      nmerge++;
+    }
+    PetscCall(PetscTime(&m0));
+    PetscCall(BCEPartitionMerged(10000, len, cnt, 64, 100, &ng, &kk, e2, &merged));
+    PetscCall(PetscTime(&m1));
+    PetscCheck(ng <= 100 && m1 - m0 < 0.01, PETSC_COMM_SELF, PETSC_ERR_PLIB, "merge of 10,000 lengths: %" PetscInt_FMT " groups in %g ms", ng, 1e3 * (m1 - m0));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "BCE merge rule (at most 100 groups): on %" PetscInt_FMT " distributions of 150 to 9,900 lengths, %.4f times the optimum on average, %.4f at worst; 10,000 lengths in %.3f ms\n", nmerge, (double)(sum / nmerge), (double)worst, 1e3 * (m1 - m0)));
+    PetscCall(PetscFree(e2));
+  }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "BCE partition: optimal on %" PetscInt_FMT " distributions against brute force and %" PetscInt_FMT " against the O(q^2) recurrence; 10,000 lengths into %" PetscInt_FMT " blocks in %.3f ms\n", nbrute, nquad, k, 1e3 * (t1 - t0)));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   PetscCheck(BCEPartition(6, len, cnt, 0, &k, ends, &cost) == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "L = 0 accepted");

@@ -163,15 +163,17 @@ static PetscErrorCode SELLCSCheckOption(Mat A)
 
 /* ------------------------------------------------------------------ BCE */
 static const char *bce_l[] = {"0", "1", "32", "64", "1000000"};
-static PetscInt    bce_req; /* requested L; 0: automatic */
+static PetscInt    bce_req, bce_merge; /* requested L (0: automatic) and merge (0: never) */
 
 /* variant v: the cost model's L */
 static PetscErrorCode BCEVariant(PetscInt v, char *desc, size_t len)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsSetValue(NULL, "-mat_bce_l", bce_l[v % 5]));
-  bce_req = atoi(bce_l[v % 5]);
-  PetscCall(PetscSNPrintf(desc, len, "L %s", bce_l[v % 5]));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_bce_merge_lengths", (v / 5) % 2 ? "3" : "0"));
+  bce_req   = atoi(bce_l[v % 5]);
+  bce_merge = (v / 5) % 2 ? 3 : 0;
+  PetscCall(PetscSNPrintf(desc, len, "L %s, lengths merged into at most %" PetscInt_FMT " groups (0: never)", bce_l[v % 5], bce_merge));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -179,7 +181,8 @@ static PetscErrorCode BCEResetVariant(void)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsClearValue(NULL, "-mat_bce_l"));
-  bce_req = 0;
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_bce_merge_lengths"));
+  bce_req = bce_merge = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -193,7 +196,7 @@ static PetscErrorCode BCEReference(Mat A, const PetscInt *ia, const PetscInt *ja
   PetscCall(MatGetSize(A, &m, &n));
   PetscCall(MatBCEGetPartition(A, &L, &k, &widths));
   PetscCheck(!bce_req || !L || L == bce_req, PETSC_COMM_SELF, PETSC_ERR_PLIB, "L %" PetscInt_FMT " requested, %" PetscInt_FMT " used", bce_req, L);
-  PetscCall(BCEBuildHost(m, n, ia, ja, a, L ? L : 1, &F)); /* an empty matrix has no format: any L gives zeros */
+  PetscCall(BCEBuildHost(m, n, ia, ja, a, L ? L : 1, bce_merge, &F)); /* an empty matrix has no format: any L gives zeros */
   if (L) {
     PetscCheck(k == F.k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device partition has %" PetscInt_FMT " blocks, the host reference %" PetscInt_FMT, k, F.k);
     for (PetscInt i = 0; i < k; i++) PetscCheck(widths[i] == F.blocks[i + (F.nempty ? 1 : 0)].width, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device block %" PetscInt_FMT " has width %" PetscInt_FMT ", the host reference %d", i, widths[i], F.blocks[i + (F.nempty ? 1 : 0)].width);
@@ -217,7 +220,7 @@ static PetscErrorCode BCECheckOption(Mat A)
 static const Format formats[] = {
     {MATCMRS,   MATSEQCMRS,   "CMRS",   96,  1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height", "8",  CMRSCheckOption,   "mat_cmrs_height", "3",  "mat_cmrs_strips_per_warp",   "3"  },
     {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",    "16", SELLCSCheckOption, "mat_sellcs_c",    "12", "mat_sellcs_threads_per_row", "3"  },
-    {MATBCE,    MATSEQBCE,    "BCE",    5,   0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",       "32", BCECheckOption,    "mat_bce_l",       "-1", "mat_bce_l",                  "-64"},
+    {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",       "32", BCECheckOption,    "mat_bce_l",       "-1", "mat_bce_l",                  "-64"},
 };
 static const Format *fmt;
 

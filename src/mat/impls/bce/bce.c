@@ -105,6 +105,61 @@ PetscErrorCode BCEPartition(PetscInt q, const PetscInt *len, const PetscInt64 *c
 }
 
 /*
+   The merge rule, for the paper's case of many distinct lengths (it merges past 100 and leaves the rule open;
+   our partition is exact and linear, so this is only an option): consecutive lengths whose longest is at most
+   (1 + eps) times their shortest form a group, with the smallest eps = 2^j / 1024 that leaves at most maxgroups
+   groups. gend[g] is the index of the last length of group g. A partition of the groups is one of the lengths,
+   and its cost is the model's, exactly; against the optimum over the lengths it costs at most 2 (1 + eps) times
+   as much: moving each optimal boundary up to the end of its group widens a block by at most 1 + eps and adds
+   rows no shorter than its old width, whose entries the optimum already paid for (the cpu test measures the
+   actual gap).
+*/
+PetscErrorCode BCEMergeLengths(PetscInt q, const PetscInt *len, PetscInt maxgroups, PetscInt *ngroups, PetscInt *gend)
+{
+  PetscFunctionBegin;
+  PetscCheck(maxgroups >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "BCE: at most %" PetscInt_FMT " groups of lengths", maxgroups);
+  for (PetscReal eps = 1.0 / 1024;; eps *= 2) {
+    PetscInt g = 0;
+
+    for (PetscInt i = 0; i < q;) {
+      PetscInt j = i;
+
+      while (j + 1 < q && (PetscReal)len[j + 1] <= (1 + eps) * (PetscReal)len[i]) j++;
+      gend[g++] = j;
+      i         = j + 1;
+    }
+    *ngroups = g;
+    if (g <= maxgroups) break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* BCEPartition, after BCEMergeLengths when maxgroups > 0 and there are more lengths; ends index the lengths */
+PetscErrorCode BCEPartitionMerged(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, PetscInt maxgroups, PetscInt *ngroups, PetscInt *k, PetscInt *ends, PetscLogDouble *cost)
+{
+  PetscInt   *gend, *glen, *gends;
+  PetscInt64 *gcnt;
+
+  PetscFunctionBegin;
+  *ngroups = q;
+  if (!maxgroups || q <= maxgroups) {
+    PetscCall(BCEPartition(q, len, cnt, L, k, ends, cost));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscMalloc4(q, &gend, q, &glen, q, &gcnt, q, &gends));
+  PetscCall(BCEMergeLengths(q, len, maxgroups, ngroups, gend));
+  for (PetscInt g = 0, l = 0; g < *ngroups; g++) {
+    glen[g] = len[gend[g]];
+    gcnt[g] = 0;
+    for (; l <= gend[g]; l++) gcnt[g] += cnt[l];
+  }
+  PetscCall(BCEPartition(*ngroups, glen, gcnt, L, k, gends, cost));
+  for (PetscInt i = 0; i < *k; i++) ends[i] = gend[gends[i]];
+  PetscCall(PetscFree4(gend, glen, gcnt, gends));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
    The blocks, their threads per row and the CUDA-block schedule of a partition (the ends of BCEPartition) of q
    distinct lengths with cnt rows each, plus nempty empty rows (block 0 when there are any). Sets everything in
    A but the row order and the entries.
@@ -177,18 +232,19 @@ static PetscInt BCEBlockOf(const BCEArrays *A, PetscInt l)
   return lo;
 }
 
-/* Builds the BCE arrays of an m x n CSR matrix (rowptr[0] = 0) with the cost model's L */
-PetscErrorCode BCEBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, const PetscInt *colind, const PetscScalar *val, PetscInt L, BCEArrays *A)
+/* Builds the BCE arrays of an m x n CSR matrix (rowptr[0] = 0) with the cost model's L, merging lengths into at most maxgroups groups (0: never) */
+PetscErrorCode BCEBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, const PetscInt *colind, const PetscScalar *val, PetscInt L, PetscInt maxgroups, BCEArrays *A)
 {
   PetscInt   *sorted, *len, *ends, *next, q = 0, nz = 0, k;
   PetscInt64 *cnt;
 
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(A, 1));
-  A->m   = m;
-  A->n   = n;
-  A->nnz = m ? rowptr[m] : 0;
-  A->L   = L;
+  A->m         = m;
+  A->n         = n;
+  A->nnz       = m ? rowptr[m] : 0;
+  A->L         = L;
+  A->maxgroups = maxgroups;
   /* the distribution function: distinct nonzero lengths and their counts */
   PetscCall(PetscMalloc4(m, &sorted, m, &len, m, &cnt, m, &ends));
   for (PetscInt i = 0; i < m; i++)
@@ -202,7 +258,7 @@ PetscErrorCode BCEBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, cons
     }
     cnt[q - 1]++;
   }
-  PetscCall(BCEPartition(q, len, cnt, L, &k, ends, &A->cost));
+  PetscCall(BCEPartitionMerged(q, len, cnt, L, maxgroups, &A->ngroups, &k, ends, &A->cost));
   PetscCall(BCESetBlocks(q, len, cnt, m - nz, k, ends, A));
   PetscCall(PetscFree4(sorted, len, cnt, ends));
 

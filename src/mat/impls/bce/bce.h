@@ -39,28 +39,32 @@ typedef struct {
 
 typedef struct {
   PetscInt       m, n, nnz;
-  PetscInt       L;        /* the cost model's L, in threads */
-  PetscInt       nlengths; /* distinct nonzero row lengths (M') */
-  PetscInt       nempty;   /* empty rows */
-  PetscInt       k;        /* blocks of nonempty rows */
-  PetscInt       nblocks;  /* k, plus 1 when there are empty rows */
-  PetscInt       nsub;     /* CUDA blocks of a product */
-  PetscInt       nparts;   /* partial sums of split rows */
-  PetscInt       nsplit;   /* rows split in parts */
-  PetscInt64     nslots;   /* entries plus padding */
-  PetscLogDouble cost;     /* the model's cost of the partition */
-  BCEBlock      *blocks;   /* nblocks */
-  int           *rowno;    /* m: original row of reordered row r */
-  int           *rowlen;   /* m: length of reordered row r */
-  int           *col;      /* nslots */
-  PetscScalar   *val;      /* nslots */
+  PetscInt       L;         /* the cost model's L, in threads */
+  PetscInt       nlengths;  /* distinct nonzero row lengths (M') */
+  PetscInt       maxgroups; /* merge the lengths into at most this many groups before the partition; 0: never */
+  PetscInt       ngroups;   /* groups the partition ran on (nlengths when not merged) */
+  PetscInt       nempty;    /* empty rows */
+  PetscInt       k;         /* blocks of nonempty rows */
+  PetscInt       nblocks;   /* k, plus 1 when there are empty rows */
+  PetscInt       nsub;      /* CUDA blocks of a product */
+  PetscInt       nparts;    /* partial sums of split rows */
+  PetscInt       nsplit;    /* rows split in parts */
+  PetscInt64     nslots;    /* entries plus padding */
+  PetscLogDouble cost;      /* the model's cost of the partition */
+  BCEBlock      *blocks;    /* nblocks */
+  int           *rowno;     /* m: original row of reordered row r */
+  int           *rowlen;    /* m: length of reordered row r */
+  int           *col;       /* nslots */
+  PetscScalar   *val;       /* nslots */
 } BCEArrays;
 
 PETSC_INTERN PetscInt       BCEThreadsPerRow(PetscInt);
 PETSC_INTERN PetscLogDouble BCEBlockCost(PetscInt, PetscInt64, PetscInt);
 PETSC_INTERN PetscErrorCode BCEPartition(PetscInt, const PetscInt *, const PetscInt64 *, PetscInt, PetscInt *, PetscInt *, PetscLogDouble *);
+PETSC_INTERN PetscErrorCode BCEMergeLengths(PetscInt, const PetscInt *, PetscInt, PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode BCEPartitionMerged(PetscInt, const PetscInt *, const PetscInt64 *, PetscInt, PetscInt, PetscInt *, PetscInt *, PetscInt *, PetscLogDouble *);
 PETSC_INTERN PetscErrorCode BCESetBlocks(PetscInt, const PetscInt *, const PetscInt64 *, PetscInt, PetscInt, const PetscInt *, BCEArrays *);
-PETSC_INTERN PetscErrorCode BCEBuildHost(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscInt, BCEArrays *);
+PETSC_INTERN PetscErrorCode BCEBuildHost(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscInt, PetscInt, BCEArrays *);
 PETSC_INTERN PetscErrorCode BCEMultHost(const BCEArrays *, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode BCEDestroyHost(BCEArrays *);
 PETSC_INTERN PetscReal      BCEPaddingRatio(const BCEArrays *);

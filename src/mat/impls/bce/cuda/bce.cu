@@ -19,6 +19,7 @@
 
 typedef struct {
   PetscInt             L;      /* requested L; 0: derived from the device */
+  PetscInt             merge;  /* -mat_bce_merge_lengths; 0: never */
   PetscInt             Lgpu;   /* L derived from the device */
   BCEArrays            h;      /* sizes and blocks, on the host; the row and entry arrays below are on the device */
   BCEBlock            *blocks; /* h.nblocks */
@@ -446,7 +447,8 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   nempty = csr->m - (PetscInt)rows;
   PetscCall(PetscMalloc1(q, &ends));
   PetscCall(PetscTime(&t0));
-  PetscCall(BCEPartition(q, len, cnt, h->L, &k, ends, &h->cost));
+  h->maxgroups = bc->merge;
+  PetscCall(BCEPartitionMerged(q, len, cnt, h->L, h->maxgroups, &h->ngroups, &k, ends, &h->cost));
   PetscCall(PetscTime(&t1));
   bc->partition_ms = 1e3 * (t1 - t0);
   PetscCall(BCESetBlocks(q, len, cnt, nempty, k, ends, h));
@@ -528,19 +530,23 @@ static PetscErrorCode BCEDestroy(void **fmt)
 static PetscErrorCode BCECopyParams(const void *src, void *dst)
 {
   PetscFunctionBegin;
-  ((Mat_BCE *)dst)->L = ((const Mat_BCE *)src)->L;
+  ((Mat_BCE *)dst)->L     = ((const Mat_BCE *)src)->L;
+  ((Mat_BCE *)dst)->merge = ((const Mat_BCE *)src)->merge;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode BCESetFromOptions(void *fmt, PetscOptionItems *PetscOptionsObject)
 {
   Mat_BCE *bc = (Mat_BCE *)fmt;
-  PetscInt L  = bc->L;
+  PetscInt L = bc->L, merge = bc->merge;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-mat_bce_l", "The cost model's L, in threads: a block keeping fewer threads busy costs as much as one of L; 0 derives it from the GPU", "MATSEQBCE", L, &L, NULL));
+  PetscCall(PetscOptionsInt("-mat_bce_merge_lengths", "Merge the distinct row lengths into at most this many groups before the partition (the paper merges past 100); 0: never, the partition is exact", "MATSEQBCE", merge, &merge, NULL));
   PetscCheck(L >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_l %" PetscInt_FMT " is negative", L);
-  bc->L = L;
+  PetscCheck(merge >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_merge_lengths %" PetscInt_FMT " is negative", merge);
+  bc->L     = L;
+  bc->merge = merge;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -551,6 +557,7 @@ static PetscErrorCode BCEView(void *fmt, PetscViewer viewer)
   const PetscInt   b0 = h->nempty ? 1 : 0;
 
   PetscFunctionBegin;
+  if (h->ngroups < h->nlengths) PetscCall(PetscViewerASCIIPrintf(viewer, "the %" PetscInt_FMT " distinct row lengths merged into %" PetscInt_FMT " groups (-mat_bce_merge_lengths %" PetscInt_FMT ")\n", h->nlengths, h->ngroups, h->maxgroups));
   PetscCall(PetscViewerASCIIPrintf(viewer, "L %" PetscInt_FMT " threads (%s; the GPU's is %" PetscInt_FMT "); %" PetscInt_FMT " distinct row lengths into k = %" PetscInt_FMT " block%s in %.3f ms, model cost %g\n", h->L, bc->L ? "set" : "derived from the GPU", bc->Lgpu, h->nlengths, h->k,
                                    h->k == 1 ? "" : "s", bc->partition_ms, (double)h->cost));
   PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; %" PetscInt_FMT " empty rows\n", bc->stats.mean, bc->stats.stddev, bc->stats.maxlen, h->nempty));
@@ -601,7 +608,8 @@ MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, BCECreate, BCEDestroy, BCE
 
    Options Database Keys:
 +  -mat_type bce - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
--  -mat_bce_l <L> - the cost model's L, in threads; 0 (default) derives it from the GPU's occupancy limits
+.  -mat_bce_l <L> - the cost model's L, in threads; 0 (default) derives it from the GPU's occupancy limits
+-  -mat_bce_merge_lengths <G> - merge the distinct row lengths into at most G groups first (the paper's rule past 100 lengths); 0 (default): never, the partition is exact
 
    Level: beginner
 
