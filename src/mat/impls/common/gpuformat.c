@@ -101,7 +101,8 @@ static PetscErrorCode MatGPUFormatCtxDestroy(void *ptr)
   Mat_GPUFormat *ctx = (Mat_GPUFormat *)ptr;
 
   PetscFunctionBegin;
-  PetscCall(ctx->ops->destroy(&ctx->fmt));
+  if (ctx->fmt) PetscCall(ctx->ops->reset(ctx->fmt)); /* the format's device data; the object itself is plain host memory */
+  PetscCall(PetscFree(ctx->fmt));
   PetscCall(PetscFree(ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

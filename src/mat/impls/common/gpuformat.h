@@ -51,13 +51,12 @@ typedef struct {
   const char *title;   /* used in log events (<Title>Build, <Title>Values) and in viewers */
   const char *seqtype; /* concrete sequential type name */
   PetscErrorCode (*create)(void **);
-  PetscErrorCode (*destroy)(void **);
   PetscErrorCode (*copyparams)(const void *, void *);
   PetscErrorCode (*setfromoptions)(void *, PetscOptionItems *);
   PetscErrorCode (*build)(void *, const MatGPUFormatCSR *);
   PetscErrorCode (*refresh)(void *, const MatGPUFormatCSR *);
   PetscErrorCode (*mult)(void *, const PetscScalar *, const PetscScalar *, PetscScalar *, cudaStream_t);
-  PetscErrorCode (*reset)(void *);                    /* frees the device data, keeps the parameters */
+  PetscErrorCode (*reset)(void *);                    /* frees the device data, keeps the parameters (before a rebuild; at destroy the common layer then frees the object) */
   PetscErrorCode (*view)(void *, PetscViewer);        /* ascii_info statistics */
   PetscErrorCode (*memory)(void *, PetscLogDouble *); /* device bytes held */
   PetscLogEvent event_build, event_values;            /* registered by PetscGPUFormatsInitializePackage() */

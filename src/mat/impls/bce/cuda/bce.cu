@@ -162,6 +162,19 @@ __device__ static void bce_part(const BCEKernelArgs &a, const BCEBlock &B, int l
   }
 }
 
+/* The block's kernel for its threads per row, 2^logt: bce_rows<logt>, or bce_part for split rows */
+template <int LOGT, bool ADD>
+__device__ static void bce_dispatch(const BCEKernelArgs &a, const BCEBlock &B, int local, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar *smem)
+{
+  if constexpr (LOGT == 8) {
+    if (B.pieces > 1) bce_part<ADD>(a, B, local, x, y, z, smem);
+    else bce_rows<8, ADD>(a, B, local, x, y, z, smem);
+  } else {
+    if (B.logt == LOGT) bce_rows<LOGT, ADD>(a, B, local, x, y, z, smem);
+    else bce_dispatch<LOGT + 1, ADD>(a, B, local, x, y, z, smem);
+  }
+}
+
 /*
    One CUDA block per sub-block, in the order of sched: the blocks of several threads per row first, widest
    first (they take longest), then the sub-blocks of one thread per row by their first original row, so that
@@ -176,35 +189,7 @@ __global__ static void __launch_bounds__(BCE_BLOCK, 6) bce_mult_kernel(const BCE
   const BCEBlock         B     = a.blocks[e >> 32];
   const int              local = (int)(e & 0xffffffff);
 
-  switch (B.logt) {
-  case 0:
-    bce_rows<0, ADD>(a, B, local, x, y, z, smem);
-    break;
-  case 1:
-    bce_rows<1, ADD>(a, B, local, x, y, z, smem);
-    break;
-  case 2:
-    bce_rows<2, ADD>(a, B, local, x, y, z, smem);
-    break;
-  case 3:
-    bce_rows<3, ADD>(a, B, local, x, y, z, smem);
-    break;
-  case 4:
-    bce_rows<4, ADD>(a, B, local, x, y, z, smem);
-    break;
-  case 5:
-    bce_rows<5, ADD>(a, B, local, x, y, z, smem);
-    break;
-  case 6:
-    bce_rows<6, ADD>(a, B, local, x, y, z, smem);
-    break;
-  case 7:
-    bce_rows<7, ADD>(a, B, local, x, y, z, smem);
-    break;
-  default:
-    if (B.pieces > 1) bce_part<ADD>(a, B, local, x, y, z, smem);
-    else bce_rows<8, ADD>(a, B, local, x, y, z, smem);
-  }
+  bce_dispatch<0, ADD>(a, B, local, x, y, z, smem);
 }
 
 static PetscErrorCode BCEMult(void *fmt, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
@@ -518,15 +503,6 @@ static PetscErrorCode BCECreate(void **fmt)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode BCEDestroy(void **fmt)
-{
-  PetscFunctionBegin;
-  if (!*fmt) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(BCEReset(*fmt));
-  PetscCall(PetscFree(*fmt));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode BCECopyParams(const void *src, void *dst)
 {
   PetscFunctionBegin;
@@ -583,7 +559,7 @@ static PetscErrorCode BCEMemory(void *fmt, PetscLogDouble *bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, BCECreate, BCEDestroy, BCECopyParams, BCESetFromOptions, BCEBuild, BCERefresh, BCEMult, BCEReset, BCEView, BCEMemory, 0, 0};
+MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, BCECreate, BCECopyParams, BCESetFromOptions, BCEBuild, BCERefresh, BCEMult, BCEReset, BCEView, BCEMemory, 0, 0};
 
 /*MC
    MATSEQBCE - "seqaijcusparsebce" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU in BCE,

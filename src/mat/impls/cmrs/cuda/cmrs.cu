@@ -564,15 +564,6 @@ static PetscErrorCode CMRSCreate(void **fmt)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CMRSDestroy(void **fmt)
-{
-  PetscFunctionBegin;
-  if (!*fmt) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(CMRSReset(*fmt));
-  PetscCall(PetscFree(*fmt));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode CMRSCopyParams(const void *src, void *dst)
 {
   const Mat_CMRS *a = (const Mat_CMRS *)src;
@@ -628,7 +619,7 @@ static PetscErrorCode CMRSMemory(void *fmt, PetscLogDouble *bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-MatGPUFormatOps MatCMRSOps = {"cmrs", "CMRS", MATSEQCMRS, CMRSCreate, CMRSDestroy, CMRSCopyParams, CMRSSetFromOptions, CMRSBuild, CMRSRefresh, CMRSMult, CMRSReset, CMRSView, CMRSMemory, 0, 0};
+MatGPUFormatOps MatCMRSOps = {"cmrs", "CMRS", MATSEQCMRS, CMRSCreate, CMRSCopyParams, CMRSSetFromOptions, CMRSBuild, CMRSRefresh, CMRSMult, CMRSReset, CMRSView, CMRSMemory, 0, 0};
 
 /*MC
    MATSEQCMRS - "seqaijcusparsecmrs" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU

@@ -505,15 +505,6 @@ static PetscErrorCode SELLCSCreate(void **fmt)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SELLCSDestroy(void **fmt)
-{
-  PetscFunctionBegin;
-  if (!*fmt) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(SELLCSReset(*fmt));
-  PetscCall(PetscFree(*fmt));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode SELLCSCopyParams(const void *src, void *dst)
 {
   const Mat_SELLCS *a = (const Mat_SELLCS *)src;
@@ -567,7 +558,7 @@ static PetscErrorCode SELLCSMemory(void *fmt, PetscLogDouble *bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, SELLCSCreate, SELLCSDestroy, SELLCSCopyParams, SELLCSSetFromOptions, SELLCSBuild, SELLCSRefresh, SELLCSMult, SELLCSReset, SELLCSView, SELLCSMemory, 0, 0};
+MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, SELLCSCreate, SELLCSCopyParams, SELLCSSetFromOptions, SELLCSBuild, SELLCSRefresh, SELLCSMult, SELLCSReset, SELLCSView, SELLCSMemory, 0, 0};
 
 /*MC
    MATSEQSELLCS - "seqaijcusparsesellcs" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU
