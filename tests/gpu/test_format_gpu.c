@@ -97,14 +97,14 @@ static PetscErrorCode CMRSCheckOption(Mat A)
 }
 
 /* ------------------------------------------------------------------ SELL-C-sigma */
-static const char    *sell_c[] = {"4", "8", "16", "32"}, *sell_t[] = {"0", "1", "2", "4", "32"}, *sell_long[] = {"0", "3"};
+static const char    *sell_c[] = {"4", "8", "16", "32"}, *sell_t[] = {"0", "1", "2", "4", "32"}, *sell_long[] = {"0", "3"}, *sell_pad[] = {"0", "1"};
 static const PetscInt sell_sigma_chunks[] = {0, 1, 8, 4096}; /* sigma in chunks of C; 0: automatic, 4096: past m */
 static PetscInt       sell_req[4];                           /* requested C, sigma, T, long row; 0: not requested */
 
-/* variant v: C x sigma x threads per row x long rows (automatic, or every row of more than 3 entries) */
+/* variant v: C x sigma x threads per row x long rows (automatic, or every row of more than 3 entries); across them, padding read or not */
 static PetscErrorCode SELLCSVariant(PetscInt v, char *desc, size_t len)
 {
-  const char *C = sell_c[v % 4], *T = sell_t[(v / 16) % 5], *L = sell_long[(v / 80) % 2];
+  const char *C = sell_c[v % 4], *T = sell_t[(v / 16) % 5], *L = sell_long[(v / 80) % 2], *P = sell_pad[(v / 3) % 2];
   PetscInt    s = (v / 4) % 4, sigma;
   char        sig[32];
 
@@ -115,11 +115,12 @@ static PetscErrorCode SELLCSVariant(PetscInt v, char *desc, size_t len)
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sellcs_sigma", sig));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sellcs_threads_per_row", T));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sellcs_long_row", L));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_sellcs_read_padding", P));
   sell_req[0] = atoi(C);
   sell_req[1] = sigma;
   sell_req[2] = atoi(T);
   sell_req[3] = atoi(L);
-  PetscCall(PetscSNPrintf(desc, len, "C %s, sigma %s, threads per row %s, long rows past %s", C, sig, T, L));
+  PetscCall(PetscSNPrintf(desc, len, "C %s, sigma %s, threads per row %s, long rows past %s, padding read %s", C, sig, T, L, P));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -130,6 +131,7 @@ static PetscErrorCode SELLCSResetVariant(void)
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_sigma"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_threads_per_row"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_long_row"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_read_padding"));
   PetscCall(PetscArrayzero(sell_req, 4));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

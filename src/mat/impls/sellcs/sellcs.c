@@ -7,13 +7,15 @@
 /*
    Defaults (bench/README.md): no sorting (sigma = 1) when the unsorted chunks are already at least
    SELLCS_BETA_SORT full, otherwise windows of SELLCS_SIGMA_CHUNKS chunks; threads per row from the mean row
-   length, one thread per SELLCS_ENTRIES_PER_THREAD entries, at most 32 (one thread per row was the fastest
-   on every matrix measured, all with means of at most 16).
+   length, one thread per SELLCS_ENTRIES_PER_THREAD entries, at most SELLCS_MAX_THREADS (one thread per row was
+   the fastest on every matrix measured with a mean of up to 50; on a dense matrix, 32 threads per row were 3
+   times slower than 4, with which its rows go to the long part).
 */
 #define SELLCS_BETA_SORT          0.9
 #define SELLCS_SIGMA_CHUNKS       32
 #define SELLCS_ENTRIES_PER_THREAD 64
-#define SELLCS_LONG_PER_THREAD    256 /* a row is long past this many entries per thread of its row */
+#define SELLCS_MAX_THREADS        4
+#define SELLCS_LONG_PER_THREAD    128 /* a row is long past this many entries per thread of its row */
 
 /* C in {4, 8, 16, 32}; sigma = 1 or a power-of-two multiple of C */
 PetscErrorCode SELLCSCheckParameters(PetscInt C, PetscInt sigma)
@@ -34,7 +36,7 @@ PetscInt SELLCSDefaultThreads(const MatGPUFormatRowStats *stats)
 {
   PetscInt T = 1;
 
-  while (T < 32 && T * SELLCS_ENTRIES_PER_THREAD < stats->mean) T *= 2;
+  while (T < SELLCS_MAX_THREADS && T * SELLCS_ENTRIES_PER_THREAD < stats->mean) T *= 2;
   return T;
 }
 

@@ -13,17 +13,20 @@
 #include <thrust/sequence.h>
 #include <thrust/transform_reduce.h>
 
-#define SELLCS_BLOCK  256 /* threads per block */
+#define SELLCS_BLOCK  64 /* threads per block: two chunks of 32 rows, so that a block's warps have rows of similar length */
 #define SELLCS_WARPS  (SELLCS_BLOCK / 32)
 #define SELLCS_UNROLL 8    /* entries each thread loads before it uses the first: rows of up to 8 take one round trip */
 #define SELLCS_CHUNK  1024 /* entries per warp in the long part */
+/* resident threads per SM the register count must allow: 48 registers with one thread per row, 64 with more */
+#define SELLCS_MIN_THREADS(T) ((T) == 1 ? 1280 : 1024)
 
 typedef struct {
   /* parameters */
-  PetscInt C;       /* rows per chunk */
-  PetscInt sigma;   /* sorting scope; 0: chosen at build time */
-  PetscInt threads; /* threads per row; 0: chosen at build time */
-  PetscInt longrow; /* rows longer than this go to the long part; 0: chosen at build time */
+  PetscInt  C;       /* rows per chunk */
+  PetscInt  sigma;   /* sorting scope; 0: chosen at build time */
+  PetscInt  threads; /* threads per row; 0: chosen at build time */
+  PetscInt  longrow; /* rows longer than this go to the long part; 0: chosen at build time */
+  PetscBool readpad; /* read the padded slots of a chunk (column 0, value 0) instead of stopping at each row's length */
   /* the matrix, on the device */
   SELLCSArrays         d;
   int                 *iperm;     /* m: sorted position of each original row (NULL when sigma = 1) */
@@ -110,12 +113,13 @@ __device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, int c, const
 
 /*
    T threads per sorted row r (T = 1 is the paper's GPU kernel, T > 1 its Sliced ELLR-T variant): thread t
-   of the row adds entries t, t + T, ..., stopping at the row's length, so padding is never read; the T
-   partial sums combine by shuffles and the row is written in the original order, z[perm[r]]. The first
-   lblocks blocks do the long part instead. y may alias z.
+   of the row adds entries t, t + T, ..., stopping at the row's length, so padding is never read (with PAD,
+   at the chunk's width instead: padded slots hold column 0 and value 0); the T partial sums combine by
+   shuffles and the row is written in the original order, z[perm[r]]. The first lblocks blocks do the long
+   part instead. y may alias z.
 */
-template <int T, bool ADD>
-__global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_mult_kernel(const SELLCSKernelArgs a, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
+template <int T, bool ADD, bool PAD>
+__global__ static void __launch_bounds__(SELLCS_BLOCK, SELLCS_MIN_THREADS(T) / SELLCS_BLOCK) sellcs_mult_kernel(const SELLCSKernelArgs a, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
 {
   if ((int)blockIdx.x < a.lblocks) { /* the long part first, so that it starts first */
     const int c = (int)blockIdx.x * SELLCS_WARPS + (threadIdx.x >> 5);
@@ -130,9 +134,10 @@ __global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_mult_kernel(const 
   const int       C      = 1 << a.logC;
   const int       len    = active ? __ldg(a.rowlen + r) : 0;
   const long long base   = active ? a.chunk_ptr[r >> a.logC] + (r & (C - 1)) : 0;
+  const int       end    = PAD && active ? (int)((a.chunk_ptr[(r >> a.logC) + 1] - a.chunk_ptr[r >> a.logC]) >> a.logC) : len;
   PetscScalar     sum    = 0.0;
 
-  for (int j = t; j < len; j += T * SELLCS_UNROLL) {
+  for (int j = t; j < end; j += T * SELLCS_UNROLL) {
     int         c[SELLCS_UNROLL];
     PetscScalar v[SELLCS_UNROLL];
 
@@ -141,12 +146,12 @@ __global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_mult_kernel(const 
       const int       jj   = j + u * T;
       const long long slot = base + (long long)jj * C;
 
-      c[u] = jj < len ? __ldcs(a.col + slot) : 0;
-      v[u] = jj < len ? __ldcs(a.val + slot) : 0.0;
+      c[u] = jj < end ? __ldcs(a.col + slot) : 0;
+      v[u] = jj < end ? __ldcs(a.val + slot) : 0.0;
     }
 #pragma unroll
     for (int u = 0; u < SELLCS_UNROLL; u++)
-      if (j + u * T < len) v[u] *= __ldg(x + c[u]);
+      if (j + u * T < end) v[u] *= __ldg(x + c[u]);
 #pragma unroll
     for (int u = 0; u < SELLCS_UNROLL; u++) sum += v[u];
   }
@@ -162,13 +167,18 @@ __global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_mult_kernel(const 
 }
 
 template <int T>
-static PetscErrorCode SELLCSLaunch(const SELLCSKernelArgs &a, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+static PetscErrorCode SELLCSLaunch(const SELLCSKernelArgs &a, PetscBool pad, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
   const unsigned blocks = (unsigned)(a.lblocks + ((long long)a.m * T + SELLCS_BLOCK - 1) / SELLCS_BLOCK);
 
   PetscFunctionBegin;
-  if (y) sellcs_mult_kernel<T, true><<<blocks, SELLCS_BLOCK, 0, stream>>>(a, x, y, z);
-  else sellcs_mult_kernel<T, false><<<blocks, SELLCS_BLOCK, 0, stream>>>(a, x, NULL, z);
+  if (pad) {
+    if (y) sellcs_mult_kernel<T, true, true><<<blocks, SELLCS_BLOCK, 0, stream>>>(a, x, y, z);
+    else sellcs_mult_kernel<T, false, true><<<blocks, SELLCS_BLOCK, 0, stream>>>(a, x, NULL, z);
+  } else {
+    if (y) sellcs_mult_kernel<T, true, false><<<blocks, SELLCS_BLOCK, 0, stream>>>(a, x, y, z);
+    else sellcs_mult_kernel<T, false, false><<<blocks, SELLCS_BLOCK, 0, stream>>>(a, x, NULL, z);
+  }
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -189,22 +199,22 @@ static PetscErrorCode SELLCSMult(void *fmt, const PetscScalar *x, const PetscSca
   PetscFunctionBegin;
   switch (sc->T) {
   case 1:
-    PetscCall(SELLCSLaunch<1>(a, x, y, z, stream));
+    PetscCall(SELLCSLaunch<1>(a, sc->readpad, x, y, z, stream));
     break;
   case 2:
-    PetscCall(SELLCSLaunch<2>(a, x, y, z, stream));
+    PetscCall(SELLCSLaunch<2>(a, sc->readpad, x, y, z, stream));
     break;
   case 4:
-    PetscCall(SELLCSLaunch<4>(a, x, y, z, stream));
+    PetscCall(SELLCSLaunch<4>(a, sc->readpad, x, y, z, stream));
     break;
   case 8:
-    PetscCall(SELLCSLaunch<8>(a, x, y, z, stream));
+    PetscCall(SELLCSLaunch<8>(a, sc->readpad, x, y, z, stream));
     break;
   case 16:
-    PetscCall(SELLCSLaunch<16>(a, x, y, z, stream));
+    PetscCall(SELLCSLaunch<16>(a, sc->readpad, x, y, z, stream));
     break;
   case 32:
-    PetscCall(SELLCSLaunch<32>(a, x, y, z, stream));
+    PetscCall(SELLCSLaunch<32>(a, sc->readpad, x, y, z, stream));
     break;
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "SELL-C-sigma has no kernel for %" PetscInt_FMT " threads per row", sc->T);
@@ -515,6 +525,7 @@ static PetscErrorCode SELLCSCopyParams(const void *src, void *dst)
   b->sigma   = a->sigma;
   b->threads = a->threads;
   b->longrow = a->longrow;
+  b->readpad = a->readpad;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -528,6 +539,7 @@ static PetscErrorCode SELLCSSetFromOptions(void *fmt, PetscOptionItems *PetscOpt
   PetscCall(PetscOptionsInt("-mat_sellcs_sigma", "Sorting scope: 1 or a power-of-two multiple of C; 0 chooses from the chunk occupancy", "MATSEQSELLCS", sigma, &sigma, NULL));
   PetscCall(PetscOptionsInt("-mat_sellcs_threads_per_row", "Threads per row: 1, 2, 4, 8, 16 or 32; 0 chooses from the mean row length", "MATSEQSELLCS", T, &T, NULL));
   PetscCall(PetscOptionsInt("-mat_sellcs_long_row", "Rows longer than this leave the chunks for the long part; 0 chooses from the threads per row", "MATSEQSELLCS", longrow, &longrow, NULL));
+  PetscCall(PetscOptionsBool("-mat_sellcs_read_padding", "Read the padded slots of a chunk (column 0, value 0) up to its width instead of stopping at each row's length", "MATSEQSELLCS", sc->readpad, &sc->readpad, NULL));
   PetscCall(SELLCSCheckParameters(C, sigma ? sigma : 1));
   PetscCheck(longrow >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sellcs_long_row %" PetscInt_FMT " is negative", longrow);
   PetscCheck(T == 0 || (T <= 32 && (T & (T - 1)) == 0 && T > 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sellcs_threads_per_row %" PetscInt_FMT " is not one of 0, 1, 2, 4, 8, 16, 32", T);
@@ -546,7 +558,7 @@ static PetscErrorCode SELLCSView(void *fmt, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "C %" PetscInt_FMT ", sigma %" PetscInt_FMT " (%s), %" PetscInt_FMT " thread%s per row (%s)\n", sc->d.C, sc->d.sigma, sc->sigma ? "set" : "chosen from the chunk occupancy", sc->T, sc->T > 1 ? "s" : "",
                                    sc->threads ? "set" : "chosen from the mean row length"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " chunks, %" PetscInt64_FMT " slots; chunk occupancy beta %.3f unsorted, %.3f with sigma %" PetscInt_FMT "\n", sc->d.nchunks, sc->d.nslots, (double)sc->beta_unsorted, (double)SELLCSOccupancy(&sc->d), sc->d.sigma));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; padding is never read\n", sc->stats.mean, sc->stats.stddev, sc->stats.maxlen));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; padding is %s\n", sc->stats.mean, sc->stats.stddev, sc->stats.maxlen, sc->readpad ? "read (column 0, value 0)" : "never read"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "long part: %" PetscInt_FMT " rows of more than %" PetscInt_FMT " entries (%s), in %" PetscInt_FMT " chunks of %d\n", sc->d.nlong, sc->d.longrow, sc->longrow ? "set" : "chosen from the threads per row", sc->nlchunks, SELLCS_CHUNK));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -585,7 +597,8 @@ MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, SELLCSCreate, 
 .  -mat_sellcs_c <C> - rows per chunk, 4, 8, 16 or 32 (default 32, a warp)
 .  -mat_sellcs_sigma <sigma> - sorting scope, 1 or a power-of-two multiple of C; 0 (default) chooses from the chunk occupancy
 .  -mat_sellcs_threads_per_row <T> - 1, 2, 4, 8, 16 or 32; 0 (default) chooses from the mean row length
--  -mat_sellcs_long_row <len> - rows longer than this leave the chunks for the long part, split across warps; 0 (default) 256 T
+.  -mat_sellcs_long_row <len> - rows longer than this leave the chunks for the long part, split across warps; 0 (default) 128 T
+-  -mat_sellcs_read_padding <bool> - read the padded slots (column 0, value 0) up to the chunk's width instead of stopping at each row's length (default false)
 
    Level: beginner
 
