@@ -46,15 +46,18 @@ cmrs) # issue 2: CMRS against cuSPARSE CSR and PETSc's SELL
     "lap2d5 -grid 2048"
   )
   ;;
-sellcs) # issue 3: SELL-C-sigma, its sigma, threads per row and C, against cuSPARSE, CMRS and PETSc's SELL
-  TYPES="aijcusparse,sellcs,cmrs"
+sellcs) # issue 3: SELL-C-sigma, its sigma, threads per row, C, long rows and padding, against cuSPARSE, CMRS, BCE and PETSc's SELL
+  TYPES="aijcusparse,sellcs,cmrs,bce"
   for s in 1 32 256 1024 8192; do TYPES+=",sellcs/mat_sellcs_sigma=$s"; done
-  for t in 1 2 4 8; do TYPES+=",sellcs/mat_sellcs_threads_per_row=$t"; done
+  for t in 1 2 4 8 32; do TYPES+=",sellcs/mat_sellcs_threads_per_row=$t"; done
   for c in 8 16; do TYPES+=",sellcs/mat_sellcs_c=$c"; done
+  for l in 64 256 512; do TYPES+=",sellcs/mat_sellcs_long_row=$l"; done
+  TYPES+=",sellcs/mat_sellcs_read_padding=1"
   MATRICES=(
     "lap2d5 -grid 2048"
     "lap3d7 -grid 160"
     "rmat -scale 20 -edge_factor 16"
+    "dense -rows 5000 -cols 5000"
   )
   ;;
 bce) # issue 4: BCE and its L against cuSPARSE, CMRS and SELL-C-sigma on the matrices of both suites and a circuit

@@ -89,3 +89,33 @@ PETSC_INTERN PetscErrorCode MatGPUFormatGatherValues_Private(PetscInt, const int
 PETSC_INTERN PetscErrorCode MatGPUFormatDeviceMalloc_Private(const char *, size_t, void **);
 PETSC_INTERN PetscErrorCode MatGPUFormatDeviceFree_Private(void **);
 PETSC_INTERN PetscErrorCode MatGPUFormatCheckDeviceMemory_Private(const char *, size_t);
+
+#if defined(__CUDACC__)
+/* Blocks of a grid-stride launch over n work items at `block` threads each: at least 1, at most 65536 */
+static inline unsigned MatGPUFormatGrid(PetscInt64 n, int block)
+{
+  return (unsigned)PetscMax(1, PetscMin((n + block - 1) / block, 65536));
+}
+
+/* The row of CSR entry e: the last row i < m with rowptr[i] <= e, by binary search */
+__device__ __forceinline__ int MatGPUFormatRowOfEntry(const int *__restrict__ rowptr, int m, long long e)
+{
+  int lo = 0, hi = m - 1;
+
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) >> 1;
+
+    if (__ldg(rowptr + mid) <= e) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* Sum over the 32 lanes of a full warp; every lane gets it, bitwise the same as lane 0 of the __shfl_down_sync form */
+__device__ __forceinline__ PetscScalar MatGPUFormatWarpSum(PetscScalar sum)
+{
+  #pragma unroll
+  for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
+  return sum;
+}
+#endif

@@ -10,7 +10,6 @@
 #include <thrust/copy.h>
 #include <thrust/count.h>
 #include <thrust/execution_policy.h>
-#include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/sequence.h>
 
@@ -34,7 +33,6 @@ typedef struct {
 } Mat_BCE;
 
 struct BCEKernelArgs {
-  int                nsub, nblocks;
   const long long   *sched;
   const BCEBlock    *blocks;
   const int         *rowno, *rowlen, *col;
@@ -46,8 +44,7 @@ struct BCEKernelArgs {
 /* Sum over the BCE_BLOCK threads of the CUDA block, in a fixed order; the result is in thread 0 */
 __device__ static PetscScalar bce_block_sum(PetscScalar sum, PetscScalar *smem)
 {
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
+  sum = MatGPUFormatWarpSum(sum);
   if ((threadIdx.x & 31) == 0) smem[threadIdx.x >> 5] = sum;
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -115,8 +112,7 @@ __device__ static void bce_rows(const BCEKernelArgs &a, const BCEBlock &B, int l
 #pragma unroll
     for (int off = T / 2; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
   } else { /* T / 32 warps per row: their sums in order */
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
+    sum = MatGPUFormatWarpSum(sum);
     if ((threadIdx.x & 31) == 0) smem[threadIdx.x >> 5] = sum;
     __syncthreads();
     if (lane == 0) {
@@ -195,7 +191,7 @@ __global__ static void __launch_bounds__(BCE_BLOCK, 6) bce_mult_kernel(const BCE
 static PetscErrorCode BCEMult(void *fmt, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
   const Mat_BCE      *bc = (const Mat_BCE *)fmt;
-  const BCEKernelArgs a  = {(int)bc->h.nsub, (int)bc->h.nblocks, bc->sched, bc->blocks, bc->rowno, bc->rowlen, bc->col, bc->val, bc->partial, bc->done};
+  const BCEKernelArgs a  = {bc->sched, bc->blocks, bc->rowno, bc->rowlen, bc->col, bc->val, bc->partial, bc->done};
 
   PetscFunctionBegin;
   if (y) bce_mult_kernel<true><<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, stream>>>(a, x, y, z);
@@ -205,11 +201,6 @@ static PetscErrorCode BCEMult(void *fmt, const PetscScalar *x, const PetscScalar
 }
 
 /* ------------------------------------------------------------------ device build */
-
-static unsigned BCEGrid(PetscInt64 n)
-{
-  return (unsigned)PetscMax(1, PetscMin((n + BCE_BLOCK - 1) / BCE_BLOCK, 65536));
-}
 
 /* The distribution function: hist[l] = rows of length l */
 __global__ static void bce_histogram_kernel(int m, const int *__restrict__ rowptr, int *__restrict__ hist)
@@ -265,14 +256,7 @@ __global__ static void bce_rows_kernel(int m, const int *__restrict__ rowptr, co
 __global__ static void bce_fill_kernel(int m, int nnz, int nblocks, int empty, const BCEBlock *__restrict__ blocks, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, int *__restrict__ col, PetscScalar *__restrict__ val)
 {
   for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < nnz; e += (long long)gridDim.x * blockDim.x) {
-    int lo = 0, hi = m - 1;
-
-    while (lo < hi) { /* the last row starting at or before e */
-      const int mid = (lo + hi + 1) >> 1;
-
-      if (__ldg(rowptr + mid) <= e) lo = mid;
-      else hi = mid - 1;
-    }
+    const int       lo = MatGPUFormatRowOfEntry(rowptr, m, e);
     const int       b = bce_block_of(nblocks, empty, blocks, rowptr[lo + 1] - rowptr[lo]), logt = blocks[b].logt, j = (int)(e - rowptr[lo]);
     const long long slot = blocks[b].pos + (long long)(j >> logt) * ((long long)blocks[b].nrows << logt) + ((long long)(iperm[lo] - blocks[b].row0) << logt) + (j & ((1 << logt) - 1));
 
@@ -318,7 +302,7 @@ static PetscErrorCode BCESchedule(Mat_BCE *bc, cudaStream_t stream)
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)n * sizeof(long long), (void **)&pair));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)n * sizeof(int), (void **)&key));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)n * sizeof(int), (void **)&keysorted));
-  bce_sched_keys_kernel<<<BCEGrid(n), BCE_BLOCK, 0, stream>>>(n, (int)bc->h.nblocks, bc->blocks, bc->rowno, key, pair);
+  bce_sched_keys_kernel<<<MatGPUFormatGrid(n, BCE_BLOCK), BCE_BLOCK, 0, stream>>>(n, (int)bc->h.nblocks, bc->blocks, bc->rowno, key, pair);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, pair, bc->sched, n, 0, endbit, stream));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", workbytes, &work));
@@ -384,13 +368,13 @@ static PetscErrorCode BCEDistribution(const MatGPUFormatCSR *csr, PetscInt *q, P
   PetscFunctionBegin;
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)(maxlen + 1) * sizeof(int), (void **)&hist));
   PetscCallCUDA(cudaMemsetAsync(hist, 0, (size_t)(maxlen + 1) * sizeof(int), csr->stream));
-  bce_histogram_kernel<<<BCEGrid(csr->m), BCE_BLOCK, 0, csr->stream>>>((int)csr->m, csr->rowptr, hist);
+  bce_histogram_kernel<<<MatGPUFormatGrid(csr->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)csr->m, csr->rowptr, hist);
   PetscCallCUDA(cudaGetLastError());
   MatGPUFormatCallThrust(nq = (int)thrust::count_if(policy, thrust::counting_iterator<int>(1), thrust::counting_iterator<int>(maxlen + 1), BCENonzeroBin{hist}));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)nq * sizeof(int), (void **)&dlen));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)nq * sizeof(long long), (void **)&dcnt));
   MatGPUFormatCallThrust(thrust::copy_if(policy, thrust::counting_iterator<int>(1), thrust::counting_iterator<int>(maxlen + 1), dlen, BCENonzeroBin{hist}));
-  bce_counts_kernel<<<BCEGrid(nq), BCE_BLOCK, 0, csr->stream>>>(nq, dlen, hist, dcnt);
+  bce_counts_kernel<<<MatGPUFormatGrid(nq, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>(nq, dlen, hist, dcnt);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(PetscMalloc2(nq, len, nq, cnt));
   PetscCall(PetscMalloc1(nq, &hlen));
@@ -451,12 +435,12 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&keysorted));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&iota));
   MatGPUFormatCallThrust(thrust::sequence(thrust::cuda::par.on(csr->stream), iota, iota + h->m));
-  bce_keys_kernel<<<BCEGrid(h->m), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, key);
+  bce_keys_kernel<<<MatGPUFormatGrid(h->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, key);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", workbytes, &work));
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
-  bce_rows_kernel<<<BCEGrid(h->m), BCE_BLOCK, 0, csr->stream>>>((int)h->m, csr->rowptr, bc->rowno, bc->rowlen, bc->iperm);
+  bce_rows_kernel<<<MatGPUFormatGrid(h->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, csr->rowptr, bc->rowno, bc->rowlen, bc->iperm);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
   PetscCall(MatGPUFormatDeviceFree_Private(&work));
@@ -472,7 +456,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nslots * sizeof(PetscScalar), (void **)&bc->val));
   PetscCallCUDA(cudaMemsetAsync(bc->col, 0, (size_t)h->nslots * sizeof(int), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(bc->val, 0, (size_t)h->nslots * sizeof(PetscScalar), csr->stream));
-  bce_fill_kernel<<<BCEGrid(h->nnz), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nnz, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, csr->colind, csr->val, bc->iperm, bc->col, bc->val);
+  bce_fill_kernel<<<MatGPUFormatGrid(h->nnz, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nnz, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, csr->colind, csr->val, bc->iperm, bc->col, bc->val);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nparts * sizeof(PetscScalar), (void **)&bc->partial));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nsplit * sizeof(unsigned), (void **)&bc->done));
@@ -486,7 +470,7 @@ static PetscErrorCode BCERefresh(void *fmt, const MatGPUFormatCSR *csr)
   Mat_BCE *bc = (Mat_BCE *)fmt;
 
   PetscFunctionBegin;
-  bce_fill_kernel<<<BCEGrid(bc->h.nnz), BCE_BLOCK, 0, csr->stream>>>((int)bc->h.m, (int)bc->h.nnz, (int)bc->h.nblocks, bc->h.nempty ? 1 : 0, bc->blocks, csr->rowptr, NULL, csr->val, bc->iperm, NULL, bc->val);
+  bce_fill_kernel<<<MatGPUFormatGrid(bc->h.nnz, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)bc->h.m, (int)bc->h.nnz, (int)bc->h.nblocks, bc->h.nempty ? 1 : 0, bc->blocks, csr->rowptr, NULL, csr->val, bc->iperm, NULL, bc->val);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

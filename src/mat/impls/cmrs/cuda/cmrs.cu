@@ -115,9 +115,7 @@ struct CMRSAccumulator {
   __device__ PetscScalar finish()
   {
     if constexpr (H == 1) {
-#pragma unroll
-      for (int off = 16; off > 0; off >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, off);
-      return acc;
+      return MatGPUFormatWarpSum(acc);
     } else {
       PetscScalar s = 0.0;
       const int   r = lane & (H - 1), k = lane / H;
@@ -362,15 +360,7 @@ __global__ static void cmrs_strip_ptr_kernel(int nstrips, int m, int height, con
 __global__ static void cmrs_fill_kernel(int m, int nnz, int height, bool packed, const int *__restrict__ rowptr, const int *__restrict__ colind, unsigned *__restrict__ out, unsigned char *__restrict__ rowin)
 {
   for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < nnz; k += (long long)gridDim.x * blockDim.x) {
-    int lo = 0, hi = m - 1;
-
-    while (lo < hi) { /* the last row starting at or before k: the row of entry k */
-      const int mid = (lo + hi + 1) >> 1;
-
-      if (__ldg(rowptr + mid) <= k) lo = mid;
-      else hi = mid - 1;
-    }
-    const unsigned r = (unsigned)(lo & (height - 1)), c = (unsigned)colind[k];
+    const unsigned r = (unsigned)(MatGPUFormatRowOfEntry(rowptr, m, k) & (height - 1)), c = (unsigned)colind[k];
 
     if (packed) out[k] = (c << CMRS_BITS) | r;
     else {
@@ -403,11 +393,6 @@ struct CMRSChunks {
   const int     *strip_ptr;
   __device__ int operator()(int s) const { return (strip_ptr[s + 1] - strip_ptr[s] + CMRS_CHUNK - 1) / CMRS_CHUNK; }
 };
-
-static unsigned CMRSGrid(PetscInt n)
-{
-  return (unsigned)PetscMax(1, PetscMin((n + CMRS_BLOCK - 1) / CMRS_BLOCK, 65536));
-}
 
 static PetscErrorCode CMRSReset(void *fmt)
 {
@@ -456,12 +441,12 @@ static PetscErrorCode CMRSSortStrips(Mat_CMRS *cm, cudaStream_t stream)
 
     PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", 2 * (size_t)nnz * sizeof(unsigned long long), &tmp));
     keys = (unsigned long long *)tmp;
-    cmrs_wide_keys_kernel<<<CMRSGrid(nnz), CMRS_BLOCK, 0, stream>>>(nnz, d->colind, d->rowin, keys);
+    cmrs_wide_keys_kernel<<<MatGPUFormatGrid(nnz, CMRS_BLOCK), CMRS_BLOCK, 0, stream>>>(nnz, d->colind, d->rowin, keys);
     PetscCallCUDA(cudaGetLastError());
     PetscCallCUDA(cub::DeviceSegmentedSort::SortPairs(work, workbytes, keys, keys + nnz, iota, cm->perm, nnz, nstrips, d->strip_ptr, d->strip_ptr + 1, stream));
     PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", workbytes, &work));
     PetscCallCUDA(cub::DeviceSegmentedSort::SortPairs(work, workbytes, keys, keys + nnz, iota, cm->perm, nnz, nstrips, d->strip_ptr, d->strip_ptr + 1, stream));
-    cmrs_unwide_keys_kernel<<<CMRSGrid(nnz), CMRS_BLOCK, 0, stream>>>(nnz, keys + nnz, d->colind, d->rowin);
+    cmrs_unwide_keys_kernel<<<MatGPUFormatGrid(nnz, CMRS_BLOCK), CMRS_BLOCK, 0, stream>>>(nnz, keys + nnz, d->colind, d->rowin);
     PetscCallCUDA(cudaGetLastError());
   }
   PetscCallCUDA(cudaStreamSynchronize(stream));
@@ -528,9 +513,9 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   if (d->sorted) PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)d->nnz * sizeof(int), (void **)&cm->perm));
   cm->bytes = (PetscLogDouble)persistent;
 
-  cmrs_strip_ptr_kernel<<<CMRSGrid(d->nstrips + 1), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, d->strip_ptr);
+  cmrs_strip_ptr_kernel<<<MatGPUFormatGrid(d->nstrips + 1, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, d->strip_ptr);
   PetscCallCUDA(cudaGetLastError());
-  cmrs_fill_kernel<<<CMRSGrid(d->nnz), CMRS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, (int)d->height, d->packed, csr->rowptr, csr->colind, d->colind, d->rowin);
+  cmrs_fill_kernel<<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, (int)d->height, d->packed, csr->rowptr, csr->colind, d->colind, d->rowin);
   PetscCallCUDA(cudaGetLastError());
   if (d->sorted) PetscCall(CMRSSortStrips(cm, csr->stream));
   PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->perm, csr->val, d->val, csr->stream));

@@ -73,9 +73,7 @@ PetscErrorCode MatGPUFormatGatherValues_Private(PetscInt n, const int *perm, con
   if (!n) PetscFunctionReturn(PETSC_SUCCESS);
   if (!perm) PetscCallCUDA(cudaMemcpyAsync(dst, src, n * sizeof(PetscScalar), cudaMemcpyDeviceToDevice, stream));
   else {
-    const PetscInt nblocks = PetscMin((n + GPUFORMAT_BLOCK - 1) / GPUFORMAT_BLOCK, 65536);
-
-    gather_kernel<<<(unsigned)nblocks, GPUFORMAT_BLOCK, 0, stream>>>(n, perm, src, dst);
+    gather_kernel<<<MatGPUFormatGrid(n, GPUFORMAT_BLOCK), GPUFORMAT_BLOCK, 0, stream>>>(n, perm, src, dst);
     PetscCallCUDA(cudaGetLastError());
   }
   PetscFunctionReturn(PETSC_SUCCESS);

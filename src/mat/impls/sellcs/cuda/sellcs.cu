@@ -90,8 +90,7 @@ __device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, int c, const
 #pragma unroll
     for (int u = 0; u < SELLCS_UNROLL; u++) sum += v[u];
   }
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, off);
+  sum = MatGPUFormatWarpSum(sum);
   if (lane == 0) a.lpartial[c] = sum;
   __threadfence(); /* the partial sum is visible before the counter moves */
   __syncwarp();
@@ -101,8 +100,7 @@ __device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, int c, const
   __threadfence();
   sum = 0.0;
   for (int q = c0 + lane; q < c1; q += 32) sum += __ldcg(a.lpartial + q);
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1) sum += __shfl_down_sync(0xffffffffu, sum, off);
+  sum = MatGPUFormatWarpSum(sum);
   if (lane == 0) {
     const int o = a.lrow[lo];
 
@@ -224,11 +222,6 @@ static PetscErrorCode SELLCSMult(void *fmt, const PetscScalar *x, const PetscSca
 
 /* ------------------------------------------------------------------ device build */
 
-static unsigned SELLCSGrid(PetscInt64 n)
-{
-  return (unsigned)PetscMax(1, PetscMin((n + SELLCS_BLOCK - 1) / SELLCS_BLOCK, 65536));
-}
-
 /* Row lengths, -1 for the long rows */
 __global__ static void sellcs_row_lengths_kernel(int m, int longrow, const int *__restrict__ rowptr, int *__restrict__ len)
 {
@@ -310,15 +303,8 @@ struct SELLCSUnsortedSlots {
 __global__ static void sellcs_fill_kernel(int m, int nnz, int logC, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, const int *__restrict__ rowlen, const long long *__restrict__ chunk_ptr, int *__restrict__ col, PetscScalar *__restrict__ val)
 {
   for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < nnz; e += (long long)gridDim.x * blockDim.x) {
-    int lo = 0, hi = m - 1;
-
-    while (lo < hi) { /* the last row starting at or before e */
-      const int mid = (lo + hi + 1) >> 1;
-
-      if (__ldg(rowptr + mid) <= e) lo = mid;
-      else hi = mid - 1;
-    }
-    const int r = iperm ? iperm[lo] : lo;
+    const int lo = MatGPUFormatRowOfEntry(rowptr, m, e);
+    const int r  = iperm ? iperm[lo] : lo;
 
     if (rowlen[r] < 0) continue; /* a long row: in the long part */
     const long long slot = chunk_ptr[r >> logC] + ((long long)(e - rowptr[lo]) << logC) + (r & ((1 << logC) - 1));
@@ -366,12 +352,12 @@ static PetscErrorCode SELLCSSortRows(Mat_SELLCS *sc, const int *len, cudaStream_
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)m * sizeof(int), (void **)&iota));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(nwin + 1) * sizeof(int), (void **)&offsets));
   MatGPUFormatCallThrust(thrust::sequence(thrust::cuda::par.on(stream), iota, iota + m));
-  sellcs_windows_kernel<<<SELLCSGrid(nwin + 1), SELLCS_BLOCK, 0, stream>>>(nwin, m, (int)d->sigma, offsets);
+  sellcs_windows_kernel<<<MatGPUFormatGrid(nwin + 1, SELLCS_BLOCK), SELLCS_BLOCK, 0, stream>>>(nwin, m, (int)d->sigma, offsets);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", workbytes, &work));
   PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
-  sellcs_invert_kernel<<<SELLCSGrid(m), SELLCS_BLOCK, 0, stream>>>(m, d->perm, sc->iperm);
+  sellcs_invert_kernel<<<MatGPUFormatGrid(m, SELLCS_BLOCK), SELLCS_BLOCK, 0, stream>>>(m, d->perm, sc->iperm);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCall(MatGPUFormatDeviceFree_Private(&work));
@@ -406,7 +392,7 @@ static PetscErrorCode SELLCSLongPart(Mat_SELLCS *sc, const int *len, const MatGP
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(d->nlong + 1) * sizeof(int), (void **)&sc->lchunkptr));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->nlong * sizeof(unsigned), (void **)&sc->ldone));
   MatGPUFormatCallThrust(thrust::copy_if(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)d->m), len, d->lrow, SELLCSIsLong{}));
-  sellcs_long_sizes_kernel<<<SELLCSGrid(d->nlong), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nlong, csr->rowptr, d->lrow, d->lptr, sc->lchunkptr);
+  sellcs_long_sizes_kernel<<<MatGPUFormatGrid(d->nlong, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nlong, csr->rowptr, d->lrow, d->lptr, sc->lchunkptr);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemsetAsync(d->lptr + d->nlong, 0, sizeof(int), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(sc->lchunkptr + d->nlong, 0, sizeof(int), csr->stream));
@@ -421,7 +407,7 @@ static PetscErrorCode SELLCSLongPart(Mat_SELLCS *sc, const int *len, const MatGP
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sizes[0] * sizeof(int), (void **)&d->lcol));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sizes[0] * sizeof(PetscScalar), (void **)&d->lval));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sc->nlchunks * sizeof(PetscScalar), (void **)&sc->lpartial));
-  sellcs_long_fill_kernel<<<SELLCSGrid(32 * d->nlong), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nlong, csr->rowptr, csr->colind, csr->val, d->lrow, d->lptr, d->lcol, d->lval);
+  sellcs_long_fill_kernel<<<MatGPUFormatGrid(32 * d->nlong, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nlong, csr->rowptr, csr->colind, csr->val, d->lrow, d->lptr, d->lcol, d->lval);
   PetscCallCUDA(cudaGetLastError());
   sc->bytes = (PetscLogDouble)sizes[0] * (sizeof(int) + sizeof(PetscScalar)) + (3.0 * d->nlong + 2) * sizeof(int) + d->nlong * sizeof(unsigned) + (PetscLogDouble)sc->nlchunks * sizeof(PetscScalar);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -448,7 +434,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   sc->T      = sc->threads ? sc->threads : SELLCSDefaultThreads(&csr->stats);
   d->longrow = sc->longrow ? sc->longrow : SELLCSDefaultLongRow(sc->T);
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&len));
-  sellcs_row_lengths_kernel<<<SELLCSGrid(d->m), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)PetscMin(d->longrow, PETSC_INT_MAX), csr->rowptr, len);
+  sellcs_row_lengths_kernel<<<MatGPUFormatGrid(d->m, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)PetscMin(d->longrow, PETSC_INT_MAX), csr->rowptr, len);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(SELLCSLongPart(sc, len, csr));
   MatGPUFormatCallThrust(nslots_unsorted = thrust::transform_reduce(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)d->nchunks), SELLCSUnsortedSlots{len, (int)d->m, (int)d->C}, 0LL, thrust::plus<long long>()));
@@ -466,7 +452,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
     PetscCall(SELLCSSortRows(sc, len, csr->stream));
   } else PetscCallCUDA(cudaMemcpyAsync(d->rowlen, len, (size_t)d->m * sizeof(int), cudaMemcpyDeviceToDevice, csr->stream));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(d->nchunks + 1) * sizeof(long long), (void **)&d->chunk_ptr));
-  sellcs_widths_kernel<<<SELLCSGrid(d->nchunks), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nchunks, (int)d->C, d->rowlen, (long long *)d->chunk_ptr);
+  sellcs_widths_kernel<<<MatGPUFormatGrid(d->nchunks, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nchunks, (int)d->C, d->rowlen, (long long *)d->chunk_ptr);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemsetAsync(d->chunk_ptr + d->nchunks, 0, sizeof(long long), csr->stream));
   MatGPUFormatCallThrust(thrust::exclusive_scan(policy, (long long *)d->chunk_ptr, (long long *)d->chunk_ptr + d->nchunks + 1, (long long *)d->chunk_ptr));
@@ -482,7 +468,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(PetscScalar), (void **)&d->val));
   PetscCallCUDA(cudaMemsetAsync(d->col, 0, (size_t)nslots * sizeof(int), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(d->val, 0, (size_t)nslots * sizeof(PetscScalar), csr->stream));
-  sellcs_fill_kernel<<<SELLCSGrid(d->nnz), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, sc->iperm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val);
+  sellcs_fill_kernel<<<MatGPUFormatGrid(d->nnz, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, sc->iperm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val);
   PetscCallCUDA(cudaGetLastError());
   sc->bytes += (PetscLogDouble)bytes + (PetscLogDouble)d->nchunks * d->C * sizeof(int) + (d->nchunks + 1) * sizeof(long long) + (d->sigma > 1 ? 2.0 * d->m * sizeof(int) : 0);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -493,10 +479,10 @@ static PetscErrorCode SELLCSRefresh(void *fmt, const MatGPUFormatCSR *csr)
   Mat_SELLCS *sc = (Mat_SELLCS *)fmt;
 
   PetscFunctionBegin;
-  sellcs_fill_kernel<<<SELLCSGrid(sc->d.nnz), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->d.m, (int)sc->d.nnz, SELLCSLog2(sc->d.C), csr->rowptr, NULL, csr->val, sc->iperm, sc->d.rowlen, (const long long *)sc->d.chunk_ptr, NULL, sc->d.val);
+  sellcs_fill_kernel<<<MatGPUFormatGrid(sc->d.nnz, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->d.m, (int)sc->d.nnz, SELLCSLog2(sc->d.C), csr->rowptr, NULL, csr->val, sc->iperm, sc->d.rowlen, (const long long *)sc->d.chunk_ptr, NULL, sc->d.val);
   PetscCallCUDA(cudaGetLastError());
   if (sc->d.nlong) {
-    sellcs_long_fill_kernel<<<SELLCSGrid(32 * sc->d.nlong), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->d.nlong, csr->rowptr, NULL, csr->val, sc->d.lrow, sc->d.lptr, NULL, sc->d.lval);
+    sellcs_long_fill_kernel<<<MatGPUFormatGrid(32 * sc->d.nlong, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->d.nlong, csr->rowptr, NULL, csr->val, sc->d.lrow, sc->d.lptr, NULL, sc->d.lval);
     PetscCallCUDA(cudaGetLastError());
   }
   PetscFunctionReturn(PETSC_SUCCESS);
