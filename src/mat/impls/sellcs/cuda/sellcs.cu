@@ -13,7 +13,7 @@
 #include <thrust/sequence.h>
 #include <thrust/transform_reduce.h>
 
-#define SELLCS_BLOCK  64 /* threads per block: two chunks of 32 rows, so that a block's warps have rows of similar length */
+#define SELLCS_BLOCK  256 /* threads per block */
 #define SELLCS_WARPS  (SELLCS_BLOCK / 32)
 #define SELLCS_UNROLL 8    /* entries each thread loads before it uses the first: rows of up to 8 take one round trip */
 #define SELLCS_CHUNK  1024 /* entries per warp in the long part */
@@ -31,6 +31,7 @@ typedef struct {
   SELLCSArrays         d;
   int                 *iperm;     /* m: sorted position of each original row (NULL when sigma = 1) */
   int                 *lchunkptr; /* nlong + 1: chunks of long row l are [lchunkptr[l], lchunkptr[l+1]) */
+  int                 *lchunkrow; /* nlchunks: the long row of each chunk */
   PetscScalar         *lpartial;  /* nlchunks partial sums */
   unsigned            *ldone;     /* nlong chunk counters, back to 0 after each product */
   PetscInt             nlchunks;
@@ -46,7 +47,7 @@ struct SELLCSKernelArgs {
   const long long   *chunk_ptr;
   const PetscScalar *val;
   int                nlong, nlchunks, lblocks; /* the long part, done by the first lblocks blocks */
-  const int         *lrow, *lptr, *lcol, *lchunkptr;
+  const int         *lrow, *lptr, *lcol, *lchunkptr, *lchunkrow;
   const PetscScalar *lval;
   PetscScalar       *lpartial;
   unsigned          *ldone;
@@ -60,18 +61,11 @@ struct SELLCSKernelArgs {
 template <bool ADD>
 __device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, int c, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, int lane)
 {
-  int         lo = 0, hi = a.nlong - 1;
+  const int   lo   = __ldg(a.lchunkrow + c); /* the long row of chunk c */
   unsigned    last = 0;
   PetscScalar sum  = 0.0;
-
-  while (lo < hi) { /* the long row of chunk c: the last l with lchunkptr[l] <= c */
-    const int mid = (lo + hi + 1) >> 1;
-
-    if (a.lchunkptr[mid] <= c) lo = mid;
-    else hi = mid - 1;
-  }
-  const int c0 = a.lchunkptr[lo], c1 = a.lchunkptr[lo + 1];
-  const int b = a.lptr[lo] + (c - c0) * SELLCS_CHUNK, e = min(a.lptr[lo + 1], b + SELLCS_CHUNK);
+  const int   c0 = a.lchunkptr[lo], c1 = a.lchunkptr[lo + 1];
+  const int   b = a.lptr[lo] + (c - c0) * SELLCS_CHUNK, e = min(a.lptr[lo + 1], b + SELLCS_CHUNK);
 
   for (int j = b + lane; j < e; j += 32 * SELLCS_UNROLL) {
     int         cc[SELLCS_UNROLL];
@@ -91,6 +85,14 @@ __device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, int c, const
     for (int u = 0; u < SELLCS_UNROLL; u++) sum += v[u];
   }
   sum = MatGPUFormatWarpSum(sum);
+  if (c1 - c0 == 1) { /* a row of one chunk needs no partial sums */
+    if (lane == 0) {
+      const int o = a.lrow[lo];
+
+      z[o] = ADD ? y[o] + sum : sum;
+    }
+    return;
+  }
   if (lane == 0) a.lpartial[c] = sum;
   __threadfence(); /* the partial sum is visible before the counter moves */
   __syncwarp();
@@ -192,7 +194,7 @@ static int SELLCSLog2(PetscInt v)
 static PetscErrorCode SELLCSMult(void *fmt, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
   const Mat_SELLCS      *sc = (const Mat_SELLCS *)fmt;
-  const SELLCSKernelArgs a  = {(int)sc->d.m, SELLCSLog2(sc->d.C), sc->d.rowlen, sc->d.perm, sc->d.col, (const long long *)sc->d.chunk_ptr, sc->d.val, (int)sc->d.nlong, (int)sc->nlchunks, (int)((sc->nlchunks + SELLCS_WARPS - 1) / SELLCS_WARPS), sc->d.lrow, sc->d.lptr, sc->d.lcol, sc->lchunkptr, sc->d.lval, sc->lpartial, sc->ldone};
+  const SELLCSKernelArgs a  = {(int)sc->d.m, SELLCSLog2(sc->d.C), sc->d.rowlen, sc->d.perm, sc->d.col, (const long long *)sc->d.chunk_ptr, sc->d.val, (int)sc->d.nlong, (int)sc->nlchunks, (int)((sc->nlchunks + SELLCS_WARPS - 1) / SELLCS_WARPS), sc->d.lrow, sc->d.lptr, sc->d.lcol, sc->lchunkptr, sc->lchunkrow, sc->d.lval, sc->lpartial, sc->ldone};
 
   PetscFunctionBegin;
   switch (sc->T) {
@@ -244,6 +246,14 @@ __global__ static void sellcs_long_sizes_kernel(int nlong, const int *__restrict
 
     lptr[l]      = len;
     lchunkptr[l] = (len + SELLCS_CHUNK - 1) / SELLCS_CHUNK;
+  }
+}
+
+/* The long row of each chunk of the long part */
+__global__ static void sellcs_chunk_rows_kernel(int nlong, const int *__restrict__ lchunkptr, int *__restrict__ lchunkrow)
+{
+  for (long long l = blockIdx.x * (long long)blockDim.x + threadIdx.x; l < nlong; l += (long long)gridDim.x * blockDim.x) {
+    for (int c = lchunkptr[l]; c < lchunkptr[l + 1]; c++) lchunkrow[c] = (int)l;
   }
 }
 
@@ -330,6 +340,7 @@ static PetscErrorCode SELLCSReset(void *fmt)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lcol));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lval));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->lchunkptr));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->lchunkrow));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->lpartial));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->ldone));
   PetscCall(PetscArrayzero(&sc->d, 1));
@@ -407,9 +418,12 @@ static PetscErrorCode SELLCSLongPart(Mat_SELLCS *sc, const int *len, const MatGP
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sizes[0] * sizeof(int), (void **)&d->lcol));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sizes[0] * sizeof(PetscScalar), (void **)&d->lval));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sc->nlchunks * sizeof(PetscScalar), (void **)&sc->lpartial));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sc->nlchunks * sizeof(int), (void **)&sc->lchunkrow));
+  sellcs_chunk_rows_kernel<<<MatGPUFormatGrid(d->nlong, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nlong, sc->lchunkptr, sc->lchunkrow);
+  PetscCallCUDA(cudaGetLastError());
   sellcs_long_fill_kernel<<<MatGPUFormatGrid(32 * d->nlong, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nlong, csr->rowptr, csr->colind, csr->val, d->lrow, d->lptr, d->lcol, d->lval);
   PetscCallCUDA(cudaGetLastError());
-  sc->bytes = (PetscLogDouble)sizes[0] * (sizeof(int) + sizeof(PetscScalar)) + (3.0 * d->nlong + 2) * sizeof(int) + d->nlong * sizeof(unsigned) + (PetscLogDouble)sc->nlchunks * sizeof(PetscScalar);
+  sc->bytes = (PetscLogDouble)sizes[0] * (sizeof(int) + sizeof(PetscScalar)) + (3.0 * d->nlong + 2) * sizeof(int) + d->nlong * sizeof(unsigned) + (PetscLogDouble)sc->nlchunks * (sizeof(PetscScalar) + sizeof(int));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
