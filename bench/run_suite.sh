@@ -52,7 +52,7 @@ sellcs) # issue 3: SELL-C-sigma, its sigma, threads per row, C, long rows and pa
   for t in 1 2 4 8 32; do TYPES+=",sellcs/mat_sellcs_threads_per_row=$t"; done
   for c in 8 16; do TYPES+=",sellcs/mat_sellcs_c=$c"; done
   for l in 64 256 512; do TYPES+=",sellcs/mat_sellcs_long_row=$l"; done
-  TYPES+=",sellcs/mat_sellcs_read_padding=0"
+  TYPES+=",sellcs/mat_sellcs_read_padding=1"
   MATRICES=(
     "lap2d5 -grid 2048"
     "lap3d7 -grid 160"

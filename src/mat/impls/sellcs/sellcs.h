@@ -4,9 +4,8 @@
    SELL-C-sigma (Kreutzer, Hager, Wellein, Fehske, Bishop, SIAM J. Sci. Comput. 36, 2014): rows sorted by
    descending length within windows of sigma rows, cut into chunks of C rows stored column-major, each chunk as
    wide as its longest row. The arrays below describe the format both on the host (the reference, sellcs.c)
-   and on the device (cuda/sellcs.cu): the kernel reads exactly these. Padding slots hold column 0 and value 0:
-   the device kernel reads a chunk's rows up to its width by default (measured faster, bench/README.md), or
-   stops each row at its length; the host product stops at the length. Rows longer than `longrow` entries would keep one thread
+   and on the device (cuda/sellcs.cu): the kernel reads exactly these. Padding slots hold column 0 and value 0
+   and are never read: a row stops at its length. Rows longer than `longrow` entries would keep one thread
    busy and widen their chunk: they leave the chunks (rowlen -1, sorted last in their window) and are kept
    as CSR in the long part, which the device splits across warps.
 */

@@ -510,9 +510,8 @@ static PetscErrorCode SELLCSCreate(void **fmt)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&sc));
-  sc->C       = 32;
-  sc->readpad = PETSC_TRUE;
-  *fmt        = sc;
+  sc->C = 32;
+  *fmt  = sc;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -587,8 +586,7 @@ MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, SELLCSCreate, 
       val = [1 5 2 6 3 7 | 4 8],  col = [0 0 1 2 2 3 | 1 3]
 .ve
    T threads per row (T = 1 is the paper's GPU kernel, T > 1 the Sliced ELLR-T variant for long rows) add the
-   entries of a row up to the chunk's width over padded slots of column 0 and value 0 (measured faster than
-   stopping each row at its length, which -mat_sellcs_read_padding 0 selects), and write y in the original order: the
+   entries of a row up to its length, so padding is never read, and write y in the original order: the
    permutation stays inside the type. Rows longer than a threshold leave the chunks and are summed by warps
    over chunks of 1024 entries (the long part), so one very long row neither serialises a thread nor widens
    its chunk. All other operations are those of `MATSEQAIJCUSPARSE`;
@@ -600,7 +598,7 @@ MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, SELLCSCreate, 
 .  -mat_sellcs_sigma <sigma> - sorting scope, 1 or a power-of-two multiple of C; 0 (default) chooses from the chunk occupancy
 .  -mat_sellcs_threads_per_row <T> - 1, 2, 4, 8, 16 or 32; 0 (default) chooses from the mean row length
 .  -mat_sellcs_long_row <len> - rows longer than this leave the chunks for the long part, split across warps; 0 (default) 128 T
--  -mat_sellcs_read_padding <bool> - read the padded slots (column 0, value 0) up to the chunk's width instead of stopping at each row's length (default true)
+-  -mat_sellcs_read_padding <bool> - read the padded slots (column 0, value 0) up to the chunk's width instead of stopping at each row's length (default false)
 
    Level: beginner
 
