@@ -58,6 +58,7 @@ sellcs) # issue 3: SELL-C-sigma, its sigma, threads per row, C, long rows and pa
     "lap3d7 -grid 160"
     "rmat -scale 20 -edge_factor 16"
     "dense -rows 5000 -cols 5000"
+    "circuit -rows 4000000"
   )
   ;;
 bce) # issue 4: BCE and its L against cuSPARSE, CMRS and SELL-C-sigma on the matrices of both suites and a circuit
