@@ -7,9 +7,10 @@
 /*
    Defaults (bench/README.md): no sorting (sigma = 1) when the unsorted chunks are already at least
    SELLCS_BETA_SORT full, otherwise windows of SELLCS_SIGMA_CHUNKS chunks; threads per row from the mean row
-   length, one thread per SELLCS_ENTRIES_PER_THREAD entries, at most SELLCS_MAX_THREADS (one thread per row was
-   the fastest on every matrix measured with a mean of up to 50; on a dense matrix, 32 threads per row were 3
-   times slower than 4, with which its rows go to the long part).
+   length, one thread per SELLCS_ENTRIES_PER_THREAD entries, at most SELLCS_MAX_THREADS, and one when the mean
+   row is long (past SELLCS_LONG_PER_THREAD T entries), since long rows leave the chunks (one thread per row was
+   the fastest on every matrix measured; on a dense matrix, 32 threads per row with rows long only past 256 T
+   took 3.5 times as long).
 */
 #define SELLCS_BETA_SORT          0.9
 #define SELLCS_SIGMA_CHUNKS       32
@@ -37,6 +38,7 @@ PetscInt SELLCSDefaultThreads(const MatGPUFormatRowStats *stats)
   PetscInt T = 1;
 
   while (T < SELLCS_MAX_THREADS && T * SELLCS_ENTRIES_PER_THREAD < stats->mean) T *= 2;
+  if (stats->mean > SELLCS_LONG_PER_THREAD * T) T = 1; /* most rows are long: the long part's warps sum them, whatever T */
   return T;
 }
 
