@@ -114,6 +114,8 @@ def data_row(rec, refs):
     dev_b, csr_b = rec.get("device_bytes"), rec.get("csr_bytes")
     if rec.get("correct") is False:
         correct = f"**NO** ({fmt(rec.get('rel_err'), '.1e', 'NaN')})"
+    elif rec.get("correct") is None:  # the stream kernel computes nothing to check
+        correct = "–"
     else:
         correct = "yes"
     return [

@@ -2,7 +2,8 @@ static char help[] = "SpMV benchmark: times MatMult() of one matrix stored in a 
 Prints one JSON record per type on stdout (lines start with '{').\n\
   -matrix <lap2d5,lap3d7,lap3d27,banded,longrows,rmat,circuit,fem,lp1,permutation,dense,lprect,file> : matrix generator\n\
      (or -f <PETSc binary or Matrix Market file> with -matrix file); sizes: -help, and examples/matgen.c\n\
-  -types <list>      : comma separated entries type[/option=value[/...]], e.g. cmrs/mat_cmrs_height=8\n\
+  -types <list>      : comma separated entries type[/option=value[/...]], e.g. cmrs/mat_cmrs_height=8;\n\
+                       balanced and stream time the kernels of spmv_balanced.cu instead of a type\n\
   -json_out <file>   : also append the JSON records to this file\n\n";
 
 /*
@@ -19,7 +20,11 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
      followed by '/'-separated option assignments. Entry number k (counting from 0) gets the options
      prefix "b<k>_" and each assignment opt=value is inserted in the options database as
      -b<k>_opt value. The entry's matrix is a MatDuplicate() of the reference converted in place to
-     the type (except "sellcuda", which PETSc converts from the host MATSEQAIJ matrix).
+     the type (except "sellcuda", which PETSc converts from the host MATSEQAIJ matrix). The entries "balanced"
+     and "stream" are no type: they time the kernels of spmv_balanced.cu on the reference's CSR arrays (the
+     traffic of a product with perfect load balance, with and without the gathers of x). The balanced kernel
+     is checked by the sum of its partial sums against the sum of the reference product; the stream kernel
+     computes nothing to check (rel_err and correct are null).
 
      For every type the program checks y = B x against the reference product, times the first product
      (which includes any lazy build of the format), then times -batches batches of -reps products
@@ -50,6 +55,7 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
 #include <petscdevice_cuda.h>
 #include <petscgpuformats.h>
 #include "matgen.h"
+#include "spmv_balanced.h"
 
 /* Capacity of one JSON record; paths are at most PETSC_MAX_PATH_LEN, every other field is short */
 #define JSON_LINE_MAX (4 * PETSC_MAX_PATH_LEN)
@@ -306,12 +312,65 @@ typedef struct {
   FILE     *json; /* -json_out file or NULL */
 } BenchCtx;
 
+/* What an entry times: MatMult() of its matrix, or a balanced kernel (spmv_balanced.cu) on the reference's CSR */
+typedef struct {
+  Mat                B;
+  PetscBool          balanced, gather; /* a balanced kernel, with the gather of x */
+  const int         *rowptr, *col;
+  const PetscScalar *val;
+  PetscScalar       *partial; /* device, nblocks partial sums of a balanced kernel */
+  PetscInt           nblocks, m;
+  PetscInt64         nnz;
+} Product;
+
+static PetscErrorCode ProductApply(Product *p, Vec x, Vec y)
+{
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+  cudaStream_t       stream;
+
+  PetscFunctionBeginUser;
+  if (!p->balanced) {
+    PetscCall(MatMult(p->B, x, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(VecCUDAGetArrayRead(x, &xa));
+  PetscCall(VecCUDAGetArrayWrite(y, &ya));
+  PetscCall(SpMVBalancedLaunch(p->gather, p->nblocks, p->m, p->nnz, p->col, p->val, xa, ya, p->partial, stream));
+  PetscCall(VecCUDARestoreArrayWrite(y, &ya));
+  PetscCall(VecCUDARestoreArrayRead(x, &xa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Balanced kernel: |sum of its partial sums - sum of yref| / ||yref||_1 (NaN propagates); the stream kernel computes nothing to check */
+static PetscErrorCode BalancedError(Product *p, Vec yref, PetscReal *err)
+{
+  PetscScalar *partial, sum = 0.0, sumref;
+  PetscReal    nrm1;
+
+  PetscFunctionBeginUser;
+  *err = 0.0;
+  if (!p->gather) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(p->nblocks, &partial));
+  PetscCallCUDA(cudaDeviceSynchronize());
+  PetscCallCUDA(cudaMemcpy(partial, p->partial, (size_t)p->nblocks * sizeof(PetscScalar), cudaMemcpyDeviceToHost));
+  for (PetscInt b = 0; b < p->nblocks; b++) sum += partial[b];
+  PetscCall(PetscFree(partial));
+  PetscCall(VecSum(yref, &sumref));
+  PetscCall(VecNorm(yref, NORM_1, &nrm1));
+  *err = PetscAbsScalar(sum - sumref) / (nrm1 > 0.0 ? nrm1 : 1.0);
+  if (PetscIsInfOrNanScalar(sum)) *err = NAN;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], Mat Ahost, Mat Aref, Vec x, Vec y, Vec yref, PetscReal nrmref, Vec work, PetscBool *correct)
 {
   char           prefix[32], *tname;
   const char    *actual;
   Mat            B;
-  PetscBool      isaij, issell, iscmrs, ours;
+  PetscBool      isaij, issell, iscmrs, ours, isbalanced, isstream;
+  Product        prod;
   PetscLogDouble t0, t1, build_s = 0.0;
   PetscReal      first_s, err1, err2, err, *secs, *wall, median_s, min_s, max_s, wall_median_s;
   PetscReal      model_bytes, fmt_bytes = -1.0, csr_bytes = -1.0;
@@ -325,9 +384,22 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   PetscCall(ParseEntry(entry, prefix, &tname));
   PetscCall(PetscStrcmpAny(tname, &isaij, "aijcusparse", MATSEQAIJCUSPARSE, ""));
   PetscCall(PetscStrcmpAny(tname, &issell, "sellcuda", MATSEQSELLCUDA, ""));
+  PetscCall(PetscStrcmp(tname, "balanced", &isbalanced));
+  PetscCall(PetscStrcmp(tname, "stream", &isstream));
+  PetscCall(PetscMemzero(&prod, sizeof(prod)));
 
   /* Build the matrix of this entry */
-  if (issell) {
+  if (isbalanced || isstream) {
+    B             = NULL;
+    prod.balanced = PETSC_TRUE;
+    prod.gather   = isbalanced;
+    prod.m        = ctx->m;
+    prod.nnz      = ctx->nnz;
+    PetscCall(SpMVBalancedBlocks(&prod.nblocks));
+    PetscCallCUDA(cudaMalloc((void **)&prod.partial, (size_t)prod.nblocks * sizeof(PetscScalar)));
+    PetscCall(MatSeqAIJCUSPARSEGetIJ(Aref, PETSC_FALSE, &prod.rowptr, &prod.col));
+    PetscCall(MatSeqAIJCUSPARSEGetArrayRead(Aref, &prod.val));
+  } else if (issell) {
     /* PETSc's SELL converts from the host AIJ format */
     PetscCall(MatConvert(Ahost, MATSEQSELLCUDA, MAT_INITIAL_MATRIX, &B));
     PetscCall(MatSetOptionsPrefix(B, prefix));
@@ -342,7 +414,9 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
       PetscCall(MatConvert(B, isroot ? MATSEQCMRS : tname, MAT_INPLACE_MATRIX, &B));
     }
   }
-  PetscCall(PetscObjectGetType((PetscObject)B, &actual));
+  prod.B = B;
+  if (B) PetscCall(PetscObjectGetType((PetscObject)B, &actual));
+  else actual = tname;
   PetscCall(PetscStrcmp(actual, MATSEQAIJCUSPARSE, &isaij));
   PetscCall(PetscStrcmp(actual, MATSEQSELLCUDA, &issell));
   PetscCall(PetscStrcmp(actual, MATSEQCMRS, &iscmrs));
@@ -354,11 +428,12 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   PetscCall(VecSet(y, NAN));
   PetscCallCUDA(cudaDeviceSynchronize());
   PetscCall(PetscTime(&t0));
-  PetscCall(MatMult(B, x, y));
+  PetscCall(ProductApply(&prod, x, y));
   PetscCallCUDA(cudaDeviceSynchronize());
   PetscCall(PetscTime(&t1));
   first_s = (PetscReal)(t1 - t0);
-  PetscCall(RelativeError(y, yref, nrmref, work, &err1));
+  if (prod.balanced) PetscCall(BalancedError(&prod, yref, &err1));
+  else PetscCall(RelativeError(y, yref, nrmref, work, &err1));
   if (ours) PetscCall(MatGPUFormatGetBuildTime(B, &build_s));
   if (iscmrs) PetscCall(MatCMRSGetHeight(B, &height));
 
@@ -366,7 +441,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCallCUDA(cudaEventCreate(&start));
   PetscCallCUDA(cudaEventCreate(&stop));
-  for (PetscInt r = 0; r < ctx->warmup; r++) PetscCall(MatMult(B, x, y));
+  for (PetscInt r = 0; r < ctx->warmup; r++) PetscCall(ProductApply(&prod, x, y));
   PetscCall(PetscMalloc2(ctx->batches, &secs, ctx->batches, &wall));
   for (PetscInt b = 0; b < ctx->batches; b++) {
     float ms;
@@ -374,7 +449,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
     PetscCallCUDA(cudaDeviceSynchronize());
     PetscCall(PetscTime(&t0));
     PetscCallCUDA(cudaEventRecord(start, stream));
-    for (PetscInt r = 0; r < ctx->reps; r++) PetscCall(MatMult(B, x, y));
+    for (PetscInt r = 0; r < ctx->reps; r++) PetscCall(ProductApply(&prod, x, y));
     PetscCallCUDA(cudaEventRecord(stop, stream));
     PetscCallCUDA(cudaDeviceSynchronize());
     PetscCall(PetscTime(&t1));
@@ -392,8 +467,9 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
 
   /* Check again after the repeated products */
   PetscCall(VecSet(y, NAN));
-  PetscCall(MatMult(B, x, y));
-  PetscCall(RelativeError(y, yref, nrmref, work, &err2));
+  PetscCall(ProductApply(&prod, x, y));
+  if (prod.balanced) PetscCall(BalancedError(&prod, yref, &err2));
+  else PetscCall(RelativeError(y, yref, nrmref, work, &err2));
   if (PetscIsNanReal(err1) || PetscIsNanReal(err2)) err = NAN;
   else err = PetscMax(err1, err2);
   *correct = (!PetscIsNanReal(err) && err <= ctx->tol) ? PETSC_TRUE : PETSC_FALSE;
@@ -448,8 +524,13 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   }
   if (iscmrs) PetscCall(JSONAddInt(line, "cmrs_height", height));
   else PetscCall(JSONAddNull(line, "cmrs_height"));
-  PetscCall(JSONAddReal(line, "rel_err", err));
-  PetscCall(JSONAddBool(line, "correct", *correct));
+  if (isstream) { /* nothing to check */
+    PetscCall(JSONAddNull(line, "rel_err"));
+    PetscCall(JSONAddNull(line, "correct"));
+  } else {
+    PetscCall(JSONAddReal(line, "rel_err", err));
+    PetscCall(JSONAddBool(line, "correct", *correct));
+  }
   PetscCall(JSONEnd(line));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s", line->buf));
   if (ctx->json) {
@@ -461,6 +542,11 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   PetscCall(PetscFree(line));
   PetscCall(PetscFree(tname));
   PetscCall(MatDestroy(&B));
+  if (prod.balanced) {
+    PetscCallCUDA(cudaFree(prod.partial));
+    PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(Aref, &prod.val));
+    PetscCall(MatSeqAIJCUSPARSERestoreIJ(Aref, PETSC_FALSE, &prod.rowptr, &prod.col));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
