@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Markdown report of bench_spmv JSON records (bench/run_issue2.sh writes them).
+"""Markdown report of bench_spmv JSON records (bench_spmv -json_out and the drivers in bench/ write them).
 
 Usage: python3 bench/report.py FILE.jsonl [FILE.jsonl ...]
 
@@ -243,7 +243,7 @@ def main():
     if hasattr(signal, "SIGPIPE"):  # quiet exit when piped into head
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="+", help="JSONL files written by bench_spmv -json_out or run_issue2.sh")
+    parser.add_argument("files", nargs="+", help="JSONL files written by bench_spmv -json_out or the drivers in bench/")
     args = parser.parse_args()
 
     records = read_records(args.files)
