@@ -6,6 +6,8 @@
 # writes OUTDIR/l2-MATRIX.csv (ncu's raw CSV) and OUTDIR/l2-MATRIX.md: per product kernel, the median over
 # its profiled launches of the time under the profiler, L2 sectors (all, and reads from the SMs), L2
 # throughput as a percentage of its peak, DRAM bytes read, the L1 hit rate and the warps active.
+# Launches are grouped by kernel name: two entries that run the same kernel (two sellcs variants, say) are
+# pooled into one row, so profile such entries in separate calls.
 #
 # Environment:
 #   TYPES  bench_spmv -types (default aijcusparse,sellcs,bce,balanced)
