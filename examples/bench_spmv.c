@@ -3,7 +3,8 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
   -matrix <lap2d5,lap3d7,lap3d27,banded,longrows,rmat,circuit,fem,lp1,permutation,dense,lprect,file> : matrix generator\n\
      (or -f <PETSc binary or Matrix Market file> with -matrix file); sizes: -help, and examples/matgen.c\n\
   -types <list>      : comma separated entries type[/option=value[/...]], e.g. cmrs/mat_cmrs_height=8;\n\
-                       balanced and stream time the kernels of spmv_balanced.cu instead of a type\n\
+                       balanced, balanced_hot (/hot_columns=k, default 16384) and stream time the kernels of\n\
+                       spmv_balanced.cu instead of a type\n\
   -json_out <file>   : also append the JSON records to this file\n\n";
 
 /*
@@ -20,11 +21,13 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
      followed by '/'-separated option assignments. Entry number k (counting from 0) gets the options
      prefix "b<k>_" and each assignment opt=value is inserted in the options database as
      -b<k>_opt value. The entry's matrix is a MatDuplicate() of the reference converted in place to
-     the type (except "sellcuda", which PETSc converts from the host MATSEQAIJ matrix). The entries "balanced"
-     and "stream" are no type: they time the kernels of spmv_balanced.cu on the reference's CSR arrays (the
-     traffic of a product with perfect load balance, with and without the gathers of x). The balanced kernel
-     is checked by the sum of its partial sums against the sum of the reference product; the stream kernel
-     computes nothing to check (rel_err and correct are null).
+     the type (except "sellcuda", which PETSc converts from the host MATSEQAIJ matrix). The entries "balanced",
+     "balanced_hot" and "stream" are no type: they time the kernels of spmv_balanced.cu on the reference's CSR
+     arrays (the traffic of a product with perfect load balance, with and without the gathers of x;
+     balanced_hot gathers the hot_columns columns with the most entries, 16,384 by default, from a copy of x
+     packed before each product, and records hot_columns and hot_share, the fraction of the entries in them).
+     The balanced kernels are checked by the sum of their partial sums against the sum of the reference
+     product; the stream kernel computes nothing to check (rel_err and correct are null).
 
      For every type the program checks y = B x against the reference product, times the first product
      (which includes any lazy build of the format), then times -batches batches of -reps products
@@ -40,8 +43,8 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
    Output keys:
      device, copy_bw_GBs, l2_bytes, matrix, matrix_params, rows, cols, nnz, row_mean, row_std, row_max,
      type, entry, median_us, min_us, max_us, wall_median_us, reps, batches, gflops, frac_copy_bw,
-     model_bytes, first_ms, build_ms, build_products, device_bytes, csr_bytes, cmrs_height, rel_err,
-     correct
+     model_bytes, first_ms, build_ms, build_products, device_bytes, csr_bytes, cmrs_height, hot_columns,
+     hot_share, rel_err, correct
 
    Level: intermediate
 
@@ -315,13 +318,58 @@ typedef struct {
 /* What an entry times: MatMult() of its matrix, or a balanced kernel (spmv_balanced.cu) on the reference's CSR */
 typedef struct {
   Mat                B;
-  PetscBool          balanced, gather; /* a balanced kernel, with the gather of x */
+  PetscBool          balanced; /* a balanced kernel, of this kind */
+  SpMVBalancedKind   kind;
   const int         *rowptr, *col;
   const PetscScalar *val;
   PetscScalar       *partial; /* device, nblocks partial sums of a balanced kernel */
   PetscInt           nblocks, m;
   PetscInt64         nnz;
+  PetscInt           k;     /* hot columns (balanced_hot) */
+  PetscReal          share; /* fraction of the entries in them */
+  int               *hot;   /* device, k: the hot columns, most entries first */
+  int               *hcol;  /* device, nnz: col with ~j for hot column j */
+  PetscScalar       *xh;    /* device, k: x at the hot columns */
 } Product;
+
+/* balanced_hot: the k columns of the host matrix with the most entries, and its column indices with ~j for hot column j, on the device */
+static PetscErrorCode HotColumns(Mat Ahost, PetscInt k, Product *p)
+{
+  const PetscInt *ia, *ja;
+  PetscInt        m, n, nrows, *count, *order, *rank;
+  int            *hot, *hcol;
+  PetscInt64      nnz, inhot = 0;
+  PetscBool       done;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(Ahost, &m, &n));
+  PetscCall(MatGetRowIJ(Ahost, 0, PETSC_FALSE, PETSC_FALSE, &nrows, &ia, &ja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "balanced_hot needs the host CSR");
+  nnz  = ia[m];
+  p->k = PetscMin(k, n);
+  PetscCall(PetscCalloc3(n, &count, n, &order, n, &rank));
+  for (PetscInt64 e = 0; e < nnz; e++) count[ja[e]]--; /* negative: most entries first */
+  for (PetscInt c = 0; c < n; c++) order[c] = c;
+  PetscCall(PetscSortIntWithArray(n, count, order));
+  PetscCall(PetscMalloc2(p->k, &hot, nnz, &hcol));
+  for (PetscInt c = 0; c < n; c++) rank[c] = -1;
+  for (PetscInt j = 0; j < p->k; j++) {
+    hot[j]         = (int)order[j];
+    rank[order[j]] = j;
+    inhot -= count[j];
+  }
+  for (PetscInt64 e = 0; e < nnz; e++) hcol[e] = rank[ja[e]] >= 0 ? ~(int)rank[ja[e]] : (int)ja[e];
+  p->share = nnz ? (PetscReal)inhot / (PetscReal)nnz : 0.0;
+  PetscCallCUDA(cudaMalloc((void **)&p->hot, (size_t)PetscMax(p->k, 1) * sizeof(int)));
+  PetscCallCUDA(cudaMalloc((void **)&p->xh, (size_t)PetscMax(p->k, 1) * sizeof(PetscScalar)));
+  PetscCallCUDA(cudaMalloc((void **)&p->hcol, (size_t)PetscMax(nnz, 1) * sizeof(int)));
+  PetscCallCUDA(cudaMemcpy(p->hot, hot, (size_t)p->k * sizeof(int), cudaMemcpyHostToDevice));
+  PetscCallCUDA(cudaMemcpy(p->hcol, hcol, (size_t)nnz * sizeof(int), cudaMemcpyHostToDevice));
+  PetscCall(PetscFree2(hot, hcol));
+  PetscCall(PetscFree3(count, order, rank));
+  PetscCall(MatRestoreRowIJ(Ahost, 0, PETSC_FALSE, PETSC_FALSE, &nrows, &ia, &ja, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode ProductApply(Product *p, Vec x, Vec y)
 {
@@ -337,13 +385,13 @@ static PetscErrorCode ProductApply(Product *p, Vec x, Vec y)
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(VecCUDAGetArrayRead(x, &xa));
   PetscCall(VecCUDAGetArrayWrite(y, &ya));
-  PetscCall(SpMVBalancedLaunch(p->gather, p->nblocks, p->m, p->nnz, p->col, p->val, xa, ya, p->partial, stream));
+  PetscCall(SpMVBalancedLaunch(p->kind, p->nblocks, p->m, p->nnz, p->kind == SPMV_BALANCED_HOT ? p->hcol : p->col, p->val, xa, p->k, p->hot, p->xh, ya, p->partial, stream));
   PetscCall(VecCUDARestoreArrayWrite(y, &ya));
   PetscCall(VecCUDARestoreArrayRead(x, &xa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Balanced kernel: |sum of its partial sums - sum of yref| / ||yref||_1 (NaN propagates); the stream kernel computes nothing to check */
+/* Balanced kernels: |sum of their partial sums - sum of yref| / ||yref||_1 (NaN propagates); the stream kernel computes nothing to check */
 static PetscErrorCode BalancedError(Product *p, Vec yref, PetscReal *err)
 {
   PetscScalar *partial, sum = 0.0, sumref;
@@ -351,7 +399,7 @@ static PetscErrorCode BalancedError(Product *p, Vec yref, PetscReal *err)
 
   PetscFunctionBeginUser;
   *err = 0.0;
-  if (!p->gather) PetscFunctionReturn(PETSC_SUCCESS);
+  if (p->kind == SPMV_BALANCED_STREAM) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(p->nblocks, &partial));
   PetscCallCUDA(cudaDeviceSynchronize());
   PetscCallCUDA(cudaMemcpy(partial, p->partial, (size_t)p->nblocks * sizeof(PetscScalar), cudaMemcpyDeviceToHost));
@@ -369,7 +417,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   char           prefix[32], *tname;
   const char    *actual;
   Mat            B;
-  PetscBool      isaij, issell, iscmrs, ours, isbalanced, isstream;
+  PetscBool      isaij, issell, iscmrs, ours, isbalanced, isstream, ishot;
   Product        prod;
   PetscLogDouble t0, t1, build_s = 0.0;
   PetscReal      first_s, err1, err2, err, *secs, *wall, median_s, min_s, max_s, wall_median_s;
@@ -386,16 +434,24 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   PetscCall(PetscStrcmpAny(tname, &issell, "sellcuda", MATSEQSELLCUDA, ""));
   PetscCall(PetscStrcmp(tname, "balanced", &isbalanced));
   PetscCall(PetscStrcmp(tname, "stream", &isstream));
+  PetscCall(PetscStrcmp(tname, "balanced_hot", &ishot));
   PetscCall(PetscMemzero(&prod, sizeof(prod)));
 
   /* Build the matrix of this entry */
-  if (isbalanced || isstream) {
+  if (isbalanced || isstream || ishot) {
     B             = NULL;
     prod.balanced = PETSC_TRUE;
-    prod.gather   = isbalanced;
+    prod.kind     = ishot ? SPMV_BALANCED_HOT : (isbalanced ? SPMV_BALANCED_GATHER : SPMV_BALANCED_STREAM);
     prod.m        = ctx->m;
     prod.nnz      = ctx->nnz;
-    PetscCall(SpMVBalancedBlocks(&prod.nblocks));
+    if (ishot) {
+      PetscInt k = 16384;
+
+      PetscCall(PetscOptionsGetInt(NULL, prefix, "-hot_columns", &k, NULL));
+      PetscCheck(k >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "balanced_hot/hot_columns=%" PetscInt_FMT " is negative", k);
+      PetscCall(HotColumns(Ahost, k, &prod));
+    }
+    PetscCall(SpMVBalancedBlocks(prod.kind, &prod.nblocks));
     PetscCallCUDA(cudaMalloc((void **)&prod.partial, (size_t)prod.nblocks * sizeof(PetscScalar)));
     PetscCall(MatSeqAIJCUSPARSEGetIJ(Aref, PETSC_FALSE, &prod.rowptr, &prod.col));
     PetscCall(MatSeqAIJCUSPARSEGetArrayRead(Aref, &prod.val));
@@ -524,6 +580,13 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   }
   if (iscmrs) PetscCall(JSONAddInt(line, "cmrs_height", height));
   else PetscCall(JSONAddNull(line, "cmrs_height"));
+  if (ishot) {
+    PetscCall(JSONAddInt(line, "hot_columns", prod.k));
+    PetscCall(JSONAddReal(line, "hot_share", prod.share));
+  } else {
+    PetscCall(JSONAddNull(line, "hot_columns"));
+    PetscCall(JSONAddNull(line, "hot_share"));
+  }
   if (isstream) { /* nothing to check */
     PetscCall(JSONAddNull(line, "rel_err"));
     PetscCall(JSONAddNull(line, "correct"));
@@ -544,6 +607,9 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   PetscCall(MatDestroy(&B));
   if (prod.balanced) {
     PetscCallCUDA(cudaFree(prod.partial));
+    PetscCallCUDA(cudaFree(prod.hot)); /* cudaFree(NULL) does nothing */
+    PetscCallCUDA(cudaFree(prod.hcol));
+    PetscCallCUDA(cudaFree(prod.xh));
     PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(Aref, &prod.val));
     PetscCall(MatSeqAIJCUSPARSERestoreIJ(Aref, PETSC_FALSE, &prod.rowptr, &prod.col));
   }

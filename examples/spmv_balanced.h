@@ -4,5 +4,11 @@
 #include <petscdevice_cuda.h>
 
 /* Balanced CSR kernels, the yardsticks of bench_spmv: see spmv_balanced.cu */
-PETSC_EXTERN PetscErrorCode SpMVBalancedBlocks(PetscInt *);
-PETSC_EXTERN PetscErrorCode SpMVBalancedLaunch(PetscBool, PetscInt, PetscInt, PetscInt64, const int *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
+typedef enum {
+  SPMV_BALANCED_STREAM, /* reads the CSR arrays only */
+  SPMV_BALANCED_GATHER, /* the traffic of a product */
+  SPMV_BALANCED_HOT     /* the same with the hot columns of x packed */
+} SpMVBalancedKind;
+
+PETSC_EXTERN PetscErrorCode SpMVBalancedBlocks(SpMVBalancedKind, PetscInt *);
+PETSC_EXTERN PetscErrorCode SpMVBalancedLaunch(SpMVBalancedKind, PetscInt, PetscInt, PetscInt64, const int *, const PetscScalar *, const PetscScalar *, PetscInt, const int *, PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
