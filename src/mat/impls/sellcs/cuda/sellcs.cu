@@ -47,6 +47,11 @@ typedef struct {
   PetscLogDouble       bytes;
 } Mat_SELLCS;
 
+/*
+   The product's arguments, 128 bytes: with one more pointer (136 bytes) nvcc addressed the structure in memory
+   instead of reading its fields, and the same kernel ran the 2D Laplacian 8% slower (bench/README.md); pass
+   anything more as a separate kernel argument
+*/
 struct SELLCSKernelArgs {
   int                m, logC;
   const int         *rowlen, *perm, *col;
