@@ -47,7 +47,7 @@ cmrs) # issue 2: CMRS against cuSPARSE CSR and PETSc's SELL
   )
   ;;
 sellcs) # issue 3: SELL-C-sigma, its sigma, threads per row, C, long rows and padding, against cuSPARSE, CMRS, BCE, PETSc's SELL
-  # and the balanced and stream kernels of examples/spmv_balanced.cu
+  # and the balanced, balanced_hot and stream kernels of examples/spmv_balanced.cu
   TYPES="aijcusparse,sellcs,cmrs,bce,balanced,balanced_hot,stream"
   for s in 1 32 256 1024 8192; do TYPES+=",sellcs/mat_sellcs_sigma=$s"; done
   for t in 1 2 4 8 32; do TYPES+=",sellcs/mat_sellcs_threads_per_row=$t"; done
