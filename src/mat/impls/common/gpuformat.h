@@ -120,11 +120,13 @@ __device__ __forceinline__ PetscScalar MatGPUFormatWarpSum(PetscScalar sum)
 }
 
 /*
-   Deterministic sums of split work (a long row or strip whose entries several warps or CUDA blocks sum in
-   parts): each part stores its partial sum, then asks whether it is the last part of the item. The one that
-   is adds all the partial sums in a fixed order, so the result does not depend on timing, and sets the counter
-   back to 0 for the next product; it reads the other parts' sums with __ldcg(). These are true on every lane
-   of the warp, or every thread of the block, that stored the last of the item's `parts` partial sums.
+   Deterministic sums of split work (a long row whose entries several warps or CUDA blocks sum in parts: SELL-C-
+   sigma's long part, BCE's split rows): each part stores its partial sum, then asks whether it is the last part
+   of the item. The one that is adds all the partial sums in a fixed order, so the result does not depend on
+   timing, and sets the counter back to 0 for the next product; it reads the other parts' sums with __ldcg().
+   These are true on every lane of the warp, or every thread of the block, that stored the last of the item's
+   `parts` partial sums. CMRS's long strips keep their own copy of the warp form: through this function the
+   product on few long rows took 3% longer (41.4 against 40.1 us on `longrows`, H200).
 */
 __device__ __forceinline__ bool MatGPUFormatWarpIsLastPart(unsigned *counter, unsigned parts, int lane)
 {

@@ -247,6 +247,7 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRS
   } else if (gw < a.nchunks) {
     const int c  = (int)gw;
     int       lo = 0, hi = a.nlong - 1;
+    unsigned  last = 0;
 
     while (lo < hi) { /* the long strip of chunk c: the last l with chunkptr[l] <= c */
       const int mid = (lo + hi + 1) >> 1;
@@ -259,7 +260,13 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRS
     const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED>(a, b, e, x, buf[w], lane);
 
     if (lane < H) a.partial[(size_t)c * H + lane] = sum;
-    if (!MatGPUFormatWarpIsLastPart(a.done + lo, (unsigned)(c1 - c0), lane)) return;
+    /* MatGPUFormatWarpIsLastPart() written out: through the function this product was 3% slower (gpuformat.h) */
+    __threadfence(); /* the partial sums are visible before the counter moves */
+    __syncwarp();
+    if (lane == 0) last = atomicAdd(a.done + lo, 1u) == (unsigned)(c1 - c0 - 1);
+    last = __shfl_sync(0xffffffffu, last, 0);
+    if (!last) return;
+    __threadfence();
     { /* the last chunk of strip s adds the partial sums, lane r mod H for row r, in a fixed order */
       const int       r = lane & (H - 1), k = lane / H;
       const long long row = (long long)s * H + r;
