@@ -111,46 +111,18 @@ __device__ __forceinline__ int MatGPUFormatRowOfEntry(const int *__restrict__ ro
   return lo;
 }
 
+/*
+   The deterministic step of split rows (the part that stores the last partial sum of a row, found by a counter,
+   adds them all in a fixed order) is written out in each format's kernel: CMRS's long strips, SELL-C-sigma's long
+   part, BCE's split rows. Through a shared device function the products on long rows took 1 to 3% longer (CMRS
+   on `longrows` 41.4 against 40.1 us, SELL-C-sigma on the dense matrix 78.8 against 77.9; bench/README.md).
+*/
+
 /* Sum over the 32 lanes of a full warp; every lane gets it, bitwise the same as lane 0 of the __shfl_down_sync form */
 __device__ __forceinline__ PetscScalar MatGPUFormatWarpSum(PetscScalar sum)
 {
   #pragma unroll
   for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
   return sum;
-}
-
-/*
-   Deterministic sums of split work (a long row whose entries several warps or CUDA blocks sum in parts: SELL-C-
-   sigma's long part, BCE's split rows): each part stores its partial sum, then asks whether it is the last part
-   of the item. The one that is adds all the partial sums in a fixed order, so the result does not depend on
-   timing, and sets the counter back to 0 for the next product; it reads the other parts' sums with __ldcg().
-   These are true on every lane of the warp, or every thread of the block, that stored the last of the item's
-   `parts` partial sums. CMRS's long strips keep their own copy of the warp form: through this function the
-   product on few long rows took 3% longer (41.4 against 40.1 us on `longrows`, H200).
-*/
-__device__ __forceinline__ bool MatGPUFormatWarpIsLastPart(unsigned *counter, unsigned parts, int lane)
-{
-  unsigned last = 0;
-
-  __threadfence(); /* this part's sum is visible before the counter moves */
-  __syncwarp();
-  if (lane == 0) last = atomicAdd(counter, 1u) == parts - 1;
-  last = __shfl_sync(0xffffffffu, last, 0);
-  if (last) __threadfence();
-  return last;
-}
-
-/* The same for a CUDA block whose thread 0 stored the part's sum; last is the caller's __shared__ int */
-__device__ __forceinline__ bool MatGPUFormatBlockIsLastPart(unsigned *counter, unsigned parts, int *last)
-{
-  if (threadIdx.x == 0) {
-    __threadfence(); /* this part's sum is visible before the counter moves */
-    *last = atomicAdd(counter, 1u) == parts - 1;
-  }
-  __syncthreads();
-  const int l = *last;
-
-  if (l) __threadfence();
-  return l;
 }
 #endif

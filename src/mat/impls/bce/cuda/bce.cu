@@ -139,8 +139,14 @@ __device__ static void bce_part(const BCEKernelArgs &a, const BCEBlock &B, int l
   PetscScalar    sum = bce_block_sum(bce_row_sum<LOGT>(a, B, q, (int)threadIdx.x, j0, j1, x), smem);
 
   static_assert(T == BCE_BLOCK, "split rows take the whole CUDA block");
-  if (threadIdx.x == 0) a.partial[B.part0 + (long long)q * B.pieces + p] = sum;
-  if (!MatGPUFormatBlockIsLastPart(a.done + B.split0 + q, (unsigned)B.pieces, &last)) return;
+  if (threadIdx.x == 0) {
+    a.partial[B.part0 + (long long)q * B.pieces + p] = sum;
+    __threadfence(); /* the partial sum is visible before the counter moves */
+    last = atomicAdd(a.done + B.split0 + q, 1u) == (unsigned)(B.pieces - 1);
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
   sum = 0.0;
   for (int i = (int)threadIdx.x; i < B.pieces; i += T) sum += __ldcg(a.partial + B.part0 + (long long)q * B.pieces + i);
   sum = bce_block_sum(sum, smem);

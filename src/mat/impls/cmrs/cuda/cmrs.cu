@@ -260,7 +260,6 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRS
     const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED>(a, b, e, x, buf[w], lane);
 
     if (lane < H) a.partial[(size_t)c * H + lane] = sum;
-    /* MatGPUFormatWarpIsLastPart() written out: through the function this product was 3% slower (gpuformat.h) */
     __threadfence(); /* the partial sums are visible before the counter moves */
     __syncwarp();
     if (lane == 0) last = atomicAdd(a.done + lo, 1u) == (unsigned)(c1 - c0 - 1);

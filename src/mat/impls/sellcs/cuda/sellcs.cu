@@ -72,8 +72,9 @@ struct SELLCSKernelArgs {
 template <bool ADD>
 __device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, int c, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, int lane)
 {
-  const int   lo  = __ldg(a.lchunkrow + c); /* the long row of chunk c */
-  PetscScalar sum = 0.0;
+  const int   lo   = __ldg(a.lchunkrow + c); /* the long row of chunk c */
+  unsigned    last = 0;
+  PetscScalar sum  = 0.0;
   const int   c0 = a.lchunkptr[lo], c1 = a.lchunkptr[lo + 1];
   const int   b = a.lptr[lo] + (c - c0) * SELLCS_CHUNK, e = min(a.lptr[lo + 1], b + SELLCS_CHUNK);
 
@@ -104,7 +105,12 @@ __device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, int c, const
     return;
   }
   if (lane == 0) a.lpartial[c] = sum;
-  if (!MatGPUFormatWarpIsLastPart(a.ldone + lo, (unsigned)(c1 - c0), lane)) return;
+  __threadfence(); /* the partial sum is visible before the counter moves */
+  __syncwarp();
+  if (lane == 0) last = atomicAdd(a.ldone + lo, 1u) == (unsigned)(c1 - c0 - 1);
+  last = __shfl_sync(0xffffffffu, last, 0);
+  if (!last) return;
+  __threadfence();
   sum = 0.0;
   for (int q = c0 + lane; q < c1; q += 32) sum += __ldcg(a.lpartial + q);
   sum = MatGPUFormatWarpSum(sum);
