@@ -208,6 +208,37 @@ def print_speedup_summary(data):
     print()
 
 
+def print_value_changes(data):
+    """Products right after a change of values (value_change_us), where the records have them.
+
+    refresh µs is the entry's extra time after a change, (value_change_us - median_us), less the same
+    difference for aijcusparse on the matrix (the MatScale() both pay): the cost of the format's value refresh.
+    """
+    rows = [r for r in data if r.get("value_change_us") is not None and r.get("median_us")]
+    if not rows:
+        return
+    extra = {}
+    for rec in rows:
+        if rec.get("type") == REFERENCE_TYPE:
+            extra.setdefault(matrix_key(rec), []).append(rec["value_change_us"] - rec["median_us"])
+    print(
+        "Products right after a change of values (`MatScale(B, -1)` before each): µs per product, and the "
+        "refresh, the extra time over aijcusparse's extra time (its `MatScale()`):\n"
+    )
+    print("| matrix | type / entry | product µs | after a value change µs | refresh µs |")
+    print("|---|---|---:|---:|---:|")
+    for rec in rows:
+        ref = extra.get(matrix_key(rec))
+        refresh = None
+        if ref and rec.get("type") != REFERENCE_TYPE:
+            refresh = rec["value_change_us"] - rec["median_us"] - statistics.median(ref)
+        print(
+            f"| {md(rec.get('matrix', '?'))} | {entry_label(rec)} | {fmt(rec['median_us'], '.1f')} | "
+            f"{fmt(rec['value_change_us'], '.1f')} | {fmt(refresh, '.1f')} |"
+        )
+    print()
+
+
 def print_device(device, records):
     print(f"## {device}\n")
     data = [r for r in records if not is_status(r)]
@@ -237,6 +268,7 @@ def print_device(device, records):
             print("| " + " | ".join(cells) + " |")
     print()
     print_speedup_summary(data)
+    print_value_changes(data)
 
 
 def main():

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# run_suite.sh - SpMV benchmark suites: run_suite.sh cmrs (issue 2), sellcs (issue 3) or bce (issue 4).
+# run_suite.sh - SpMV benchmark suites: run_suite.sh cmrs (issue 2), sellcs (issue 3), bce (issue 4) or refresh
+# (products right after a change of values, every format).
 #
 # Run on a GPU host from the project root after the build:
 #   bench/run_suite.sh cmrs
@@ -76,8 +77,19 @@ bce) # issue 4: BCE and its L against cuSPARSE, CMRS and SELL-C-sigma on the mat
   )
   SELLCUDA=${SELLCUDA:-0}
   ;;
+refresh) # products right after a change of values (value_change_us), the formats' value refresh included
+  TYPES="aijcusparse,cmrs,sellcs,bce"
+  MATRICES=(
+    "lap2d5 -grid 2048"
+    "lap3d7 -grid 160"
+    "rmat -scale 20 -edge_factor 16"
+    "dense -rows 5000 -cols 5000"
+    "circuit -rows 4000000"
+  )
+  SELLCUDA=${SELLCUDA:-0}
+  ;;
 *)
-  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce)" >&2
+  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, refresh)" >&2
   exit 2
   ;;
 esac

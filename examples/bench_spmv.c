@@ -31,7 +31,9 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
 
      For every type the program checks y = B x against the reference product, times the first product
      (which includes any lazy build of the format), then times -batches batches of -reps products
-     each with CUDA events on PETSc's current stream, after -warmup untimed products. The median time per
+     each with CUDA events on PETSc's current stream, after -warmup untimed products; then, for the matrix types
+     but sellcuda, as many batches of MatScale(B, -1) followed by a product (value_change_us: what a product costs
+     right after a change of values, the format's refresh included). The median time per
      product is compared with a traffic model of CSR SpMV,
        model_bytes = 12 nnz + 4 (m + 1) + 8 n + 8 m
      (8-byte values and 4-byte column indices, 4-byte row offsets, x read once, y written once)
@@ -42,7 +44,7 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
 
    Output keys:
      device, copy_bw_GBs, l2_bytes, matrix, matrix_params, rows, cols, nnz, row_mean, row_std, row_max,
-     type, entry, median_us, min_us, max_us, wall_median_us, reps, batches, gflops, frac_copy_bw,
+     type, entry, median_us, min_us, max_us, wall_median_us, value_change_us, reps, batches, gflops, frac_copy_bw,
      model_bytes, first_ms, build_ms, build_products, device_bytes, csr_bytes, cmrs_height, hot_columns,
      hot_share, rel_err, correct
 
@@ -420,7 +422,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   PetscBool      isaij, issell, iscmrs, ours, isbalanced, isstream, ishot;
   Product        prod;
   PetscLogDouble t0, t1, build_s = 0.0;
-  PetscReal      first_s, err1, err2, err, *secs, *wall, median_s, min_s, max_s, wall_median_s;
+  PetscReal      first_s, err1, err2, err, *secs, *wall, median_s, min_s, max_s, wall_median_s, changed_s = -1.0;
   PetscReal      model_bytes, fmt_bytes = -1.0, csr_bytes = -1.0;
   PetscInt       height = -1;
   cudaStream_t   stream;
@@ -517,11 +519,35 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   min_s = secs[0];
   max_s = secs[ctx->batches - 1];
   PetscCall(MedianReal(ctx->batches, wall, &wall_median_s));
+
+  /*
+     Products after a change of values, as in a Newton or time step: each product follows MatScale(B, -1), which
+     changes every value on the GPU, so that our types refresh their copy first. B is A again after each batch
+     (sign changes are exact, and an odd batch gets one more, untimed).
+  */
+  if (B && !issell) {
+    for (PetscInt b = 0; b < ctx->batches; b++) {
+      float ms;
+
+      PetscCallCUDA(cudaDeviceSynchronize());
+      PetscCallCUDA(cudaEventRecord(start, stream));
+      for (PetscInt r = 0; r < ctx->reps; r++) {
+        PetscCall(MatScale(B, -1.0));
+        PetscCall(ProductApply(&prod, x, y));
+      }
+      PetscCallCUDA(cudaEventRecord(stop, stream));
+      PetscCallCUDA(cudaDeviceSynchronize());
+      PetscCallCUDA(cudaEventElapsedTime(&ms, start, stop));
+      secs[b] = 1e-3 * (PetscReal)ms / (PetscReal)ctx->reps;
+      if (ctx->reps % 2) PetscCall(MatScale(B, -1.0));
+    }
+    PetscCall(MedianReal(ctx->batches, secs, &changed_s));
+  }
   PetscCall(PetscFree2(secs, wall));
   PetscCallCUDA(cudaEventDestroy(start));
   PetscCallCUDA(cudaEventDestroy(stop));
 
-  /* Check again after the repeated products */
+  /* Check again after the repeated products and value changes */
   PetscCall(VecSet(y, NAN));
   PetscCall(ProductApply(&prod, x, y));
   if (prod.balanced) PetscCall(BalancedError(&prod, yref, &err2));
@@ -563,6 +589,8 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   PetscCall(JSONAddReal(line, "min_us", 1e6 * min_s));
   PetscCall(JSONAddReal(line, "max_us", 1e6 * max_s));
   PetscCall(JSONAddReal(line, "wall_median_us", 1e6 * wall_median_s));
+  if (changed_s >= 0.0) PetscCall(JSONAddReal(line, "value_change_us", 1e6 * changed_s));
+  else PetscCall(JSONAddNull(line, "value_change_us"));
   PetscCall(JSONAddInt(line, "reps", ctx->reps));
   PetscCall(JSONAddInt(line, "batches", ctx->batches));
   PetscCall(JSONAddReal(line, "gflops", 2.0 * (PetscReal)ctx->nnz / median_s / 1e9)); /* 1e9 flop per GFLOP */

@@ -23,7 +23,7 @@ typedef struct {
   BCEArrays            h;      /* sizes and blocks, on the host; the row and entry arrays below are on the device */
   BCEBlock            *blocks; /* h.nblocks */
   int                 *rowno, *rowlen, *col;
-  int                 *iperm; /* m: reordered position of each original row (builds and refreshes) */
+  int                 *pos;   /* h.nslots: the CSR entry of each slot, -1 for padding (the value refresh gathers through it) */
   long long           *sched; /* h.nsub: block << 32 | sub-block within the block, that each CUDA block runs */
   PetscScalar         *val;
   PetscScalar         *partial; /* h.nparts partial sums of split rows */
@@ -250,18 +250,19 @@ __global__ static void bce_rows_kernel(int m, const int *__restrict__ rowptr, co
 }
 
 /*
-   Entry e of the CSR goes to its slot: its row is found by binary search, so long rows cost no more than
-   short ones. Writes the column too when col is not NULL (the build; a value refresh passes NULL).
+   Entry e of the CSR goes to its slot, and the slot records e in pos: its row is found by binary search, so
+   long rows cost no more than short ones
 */
-__global__ static void bce_fill_kernel(int m, int nnz, int nblocks, int empty, const BCEBlock *__restrict__ blocks, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, int *__restrict__ col, PetscScalar *__restrict__ val)
+__global__ static void bce_fill_kernel(int m, int nnz, int nblocks, int empty, const BCEBlock *__restrict__ blocks, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, int *__restrict__ col, PetscScalar *__restrict__ val, int *__restrict__ pos)
 {
   for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < nnz; e += (long long)gridDim.x * blockDim.x) {
     const int       lo = MatGPUFormatRowOfEntry(rowptr, m, e);
     const int       b = bce_block_of(nblocks, empty, blocks, rowptr[lo + 1] - rowptr[lo]), logt = blocks[b].logt, j = (int)(e - rowptr[lo]);
     const long long slot = blocks[b].pos + (long long)(j >> logt) * ((long long)blocks[b].nrows << logt) + ((long long)(iperm[lo] - blocks[b].row0) << logt) + (j & ((1 << logt) - 1));
 
-    if (col) col[slot] = colind[e];
+    col[slot] = colind[e];
     val[slot] = csrval[e];
+    pos[slot] = (int)e;
   }
 }
 
@@ -325,7 +326,7 @@ static PetscErrorCode BCEReset(void *fmt)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->rowlen));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->col));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->val));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->iperm));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->pos));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->sched));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->partial));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->done));
@@ -397,7 +398,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscInt       q, k, *len, *ends, nempty;
   PetscInt64    *cnt, rows = 0;
   PetscLogDouble t0, t1;
-  int           *key, *keysorted, *iota, endbit = 1;
+  int           *key, *keysorted, *iota, *iperm, endbit = 1;
   void          *work      = NULL;
   size_t         workbytes = 0, bytes;
 
@@ -430,7 +431,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   while ((1LL << endbit) < h->nblocks) endbit++;
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&bc->rowno));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&bc->rowlen));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&bc->iperm));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&iperm));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&key));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&keysorted));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&iota));
@@ -440,7 +441,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", workbytes, &work));
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
-  bce_rows_kernel<<<MatGPUFormatGrid(h->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, csr->rowptr, bc->rowno, bc->rowlen, bc->iperm);
+  bce_rows_kernel<<<MatGPUFormatGrid(h->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, csr->rowptr, bc->rowno, bc->rowlen, iperm);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
   PetscCall(MatGPUFormatDeviceFree_Private(&work));
@@ -449,19 +450,23 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&key));
   PetscCall(BCESchedule(bc, csr->stream));
 
-  /* the entries, padding zeroed, and the partial sums of the split rows */
-  bytes = (size_t)h->nslots * (sizeof(int) + sizeof(PetscScalar));
+  /* the entries, padding zeroed, the position map (padding -1), and the partial sums of the split rows */
+  bytes = (size_t)h->nslots * (2 * sizeof(int) + sizeof(PetscScalar));
   PetscCall(MatGPUFormatCheckDeviceMemory_Private("BCE", bytes));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nslots * sizeof(int), (void **)&bc->col));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nslots * sizeof(PetscScalar), (void **)&bc->val));
   PetscCallCUDA(cudaMemsetAsync(bc->col, 0, (size_t)h->nslots * sizeof(int), csr->stream));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nslots * sizeof(int), (void **)&bc->pos));
   PetscCallCUDA(cudaMemsetAsync(bc->val, 0, (size_t)h->nslots * sizeof(PetscScalar), csr->stream));
-  bce_fill_kernel<<<MatGPUFormatGrid(h->nnz, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nnz, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, csr->colind, csr->val, bc->iperm, bc->col, bc->val);
+  PetscCallCUDA(cudaMemsetAsync(bc->pos, 0xff, (size_t)h->nslots * sizeof(int), csr->stream));
+  bce_fill_kernel<<<MatGPUFormatGrid(h->nnz, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nnz, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, csr->colind, csr->val, iperm, bc->col, bc->val, bc->pos);
   PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&iperm));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nparts * sizeof(PetscScalar), (void **)&bc->partial));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nsplit * sizeof(unsigned), (void **)&bc->done));
   if (h->nsplit) PetscCallCUDA(cudaMemsetAsync(bc->done, 0, (size_t)h->nsplit * sizeof(unsigned), csr->stream));
-  bc->bytes = (PetscLogDouble)bytes + (PetscLogDouble)h->nblocks * sizeof(BCEBlock) + 3.0 * h->m * sizeof(int) + (PetscLogDouble)h->nsub * sizeof(long long) + (PetscLogDouble)h->nparts * sizeof(PetscScalar) + (PetscLogDouble)h->nsplit * sizeof(unsigned);
+  bc->bytes = (PetscLogDouble)bytes + (PetscLogDouble)h->nblocks * sizeof(BCEBlock) + 2.0 * h->m * sizeof(int) + (PetscLogDouble)h->nsub * sizeof(long long) + (PetscLogDouble)h->nparts * sizeof(PetscScalar) + (PetscLogDouble)h->nsplit * sizeof(unsigned);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -470,8 +475,7 @@ static PetscErrorCode BCERefresh(void *fmt, const MatGPUFormatCSR *csr)
   Mat_BCE *bc = (Mat_BCE *)fmt;
 
   PetscFunctionBegin;
-  bce_fill_kernel<<<MatGPUFormatGrid(bc->h.nnz, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)bc->h.m, (int)bc->h.nnz, (int)bc->h.nblocks, bc->h.nempty ? 1 : 0, bc->blocks, csr->rowptr, NULL, csr->val, bc->iperm, NULL, bc->val);
-  PetscCallCUDA(cudaGetLastError());
+  PetscCall(MatGPUFormatGatherValues_Private(bc->h.nslots, bc->pos, csr->val, bc->val, csr->stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -61,13 +61,17 @@ PetscErrorCode MatGPUFormatRowStats_Private(PetscInt m, const int *rowptr, cudaS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-__global__ static void __launch_bounds__(GPUFORMAT_BLOCK) gather_kernel(PetscInt n, const int *__restrict__ perm, const PetscScalar *__restrict__ src, PetscScalar *__restrict__ dst)
+__global__ static void __launch_bounds__(GPUFORMAT_BLOCK) gather_kernel(long long n, const int *__restrict__ perm, const PetscScalar *__restrict__ src, PetscScalar *__restrict__ dst)
 {
-  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n; k += (long long)gridDim.x * blockDim.x) dst[k] = src[perm[k]];
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n; k += (long long)gridDim.x * blockDim.x) {
+    const int p = perm[k];
+
+    if (p >= 0) dst[k] = src[p];
+  }
 }
 
-/* dst[k] = src[perm[k]] for k < n, or a plain copy when perm is NULL */
-PetscErrorCode MatGPUFormatGatherValues_Private(PetscInt n, const int *perm, const PetscScalar *src, PetscScalar *dst, cudaStream_t stream)
+/* dst[k] = src[perm[k]] for k < n, leaving dst[k] as it is where perm[k] < 0 (padding); a plain copy when perm is NULL */
+PetscErrorCode MatGPUFormatGatherValues_Private(PetscInt64 n, const int *perm, const PetscScalar *src, PetscScalar *dst, cudaStream_t stream)
 {
   PetscFunctionBegin;
   if (!n) PetscFunctionReturn(PETSC_SUCCESS);

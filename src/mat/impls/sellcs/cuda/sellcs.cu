@@ -34,7 +34,7 @@ typedef struct {
   PetscBool readpad; /* read the padded slots of a chunk (column 0, value 0) instead of stopping at each row's length */
   /* the matrix, on the device */
   SELLCSArrays         d;
-  int                 *iperm;     /* m: sorted position of each original row (NULL when sigma = 1) */
+  int                 *pos;       /* nslots: the CSR entry of each slot, -1 for padding (the value refresh gathers through it) */
   int                 *lchunkptr; /* nlong + 1: chunks of long row l are [lchunkptr[l], lchunkptr[l+1]) */
   int                 *lchunkrow; /* nlchunks: the long row of each chunk */
   PetscScalar         *lpartial;  /* nlchunks partial sums */
@@ -318,10 +318,10 @@ struct SELLCSUnsortedSlots {
 };
 
 /*
-   Entry e of the CSR goes to its slot: its row is found by binary search, so long rows cost no more than
-   short ones. Writes the column too when col is not NULL (the build; a value refresh passes NULL).
+   Entry e of the CSR goes to its slot, and the slot records e in pos: its row is found by binary search, so
+   long rows cost no more than short ones
 */
-__global__ static void sellcs_fill_kernel(int m, int nnz, int logC, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, const int *__restrict__ rowlen, const long long *__restrict__ chunk_ptr, int *__restrict__ col, PetscScalar *__restrict__ val)
+__global__ static void sellcs_fill_kernel(int m, int nnz, int logC, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, const int *__restrict__ rowlen, const long long *__restrict__ chunk_ptr, int *__restrict__ col, PetscScalar *__restrict__ val, int *__restrict__ pos)
 {
   for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < nnz; e += (long long)gridDim.x * blockDim.x) {
     const int lo = MatGPUFormatRowOfEntry(rowptr, m, e);
@@ -330,8 +330,9 @@ __global__ static void sellcs_fill_kernel(int m, int nnz, int logC, const int *_
     if (rowlen[r] < 0) continue; /* a long row: in the long part */
     const long long slot = chunk_ptr[r >> logC] + ((long long)(e - rowptr[lo]) << logC) + (r & ((1 << logC) - 1));
 
-    if (col) col[slot] = colind[e];
+    col[slot] = colind[e];
     val[slot] = csrval[e];
+    pos[slot] = (int)e;
   }
 }
 
@@ -345,7 +346,7 @@ static PetscErrorCode SELLCSReset(void *fmt)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.chunk_ptr));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.col));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.val));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->iperm));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->pos));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lrow));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lptr));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lcol));
@@ -361,14 +362,16 @@ static PetscErrorCode SELLCSReset(void *fmt)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Sorts the rows by descending length within windows of sigma rows (stable); rowlen gets the sorted lengths */
-static PetscErrorCode SELLCSSortRows(Mat_SELLCS *sc, const int *len, cudaStream_t stream)
+/*
+   Sorts the rows by descending length within windows of sigma rows (stable); rowlen gets the sorted lengths,
+   perm the original row of each sorted row and iperm the sorted position of each original row
+*/
+static PetscErrorCode SELLCSSortRows(SELLCSArrays *d, const int *len, int *iperm, cudaStream_t stream)
 {
-  SELLCSArrays *d = &sc->d;
-  const int     m = (int)d->m, nwin = (int)((d->m + d->sigma - 1) / d->sigma);
-  int          *iota, *offsets;
-  void         *work      = NULL;
-  size_t        workbytes = 0;
+  const int m = (int)d->m, nwin = (int)((d->m + d->sigma - 1) / d->sigma);
+  int      *iota, *offsets;
+  void     *work      = NULL;
+  size_t    workbytes = 0;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)m * sizeof(int), (void **)&iota));
@@ -379,7 +382,7 @@ static PetscErrorCode SELLCSSortRows(Mat_SELLCS *sc, const int *len, cudaStream_
   PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", workbytes, &work));
   PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
-  sellcs_invert_kernel<<<MatGPUFormatGrid(m, SELLCS_BLOCK), SELLCS_BLOCK, 0, stream>>>(m, d->perm, sc->iperm);
+  sellcs_invert_kernel<<<MatGPUFormatGrid(m, SELLCS_BLOCK), SELLCS_BLOCK, 0, stream>>>(m, d->perm, iperm);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCall(MatGPUFormatDeviceFree_Private(&work));
@@ -443,7 +446,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   Mat_SELLCS   *sc     = (Mat_SELLCS *)fmt;
   SELLCSArrays *d      = &sc->d;
   const auto    policy = thrust::cuda::par.on(csr->stream);
-  int          *len;
+  int          *len, *iperm = NULL;
   long long     nslots_unsorted, nslots;
   PetscInt64    nnzchunks;
   size_t        bytes;
@@ -474,8 +477,8 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCallCUDA(cudaMemsetAsync(d->rowlen, 0, (size_t)d->nchunks * d->C * sizeof(int), csr->stream));
   if (d->sigma > 1) {
     PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&d->perm));
-    PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&sc->iperm));
-    PetscCall(SELLCSSortRows(sc, len, csr->stream));
+    PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&iperm));
+    PetscCall(SELLCSSortRows(d, len, iperm, csr->stream));
   } else PetscCallCUDA(cudaMemcpyAsync(d->rowlen, len, (size_t)d->m * sizeof(int), cudaMemcpyDeviceToDevice, csr->stream));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(d->nchunks + 1) * sizeof(long long), (void **)&d->chunk_ptr));
   sellcs_widths_kernel<<<MatGPUFormatGrid(d->nchunks, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nchunks, (int)d->C, d->rowlen, (long long *)d->chunk_ptr);
@@ -487,16 +490,20 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&len));
   d->nslots = nslots;
 
-  /* the entries, padding zeroed */
-  bytes = (size_t)nslots * (sizeof(int) + sizeof(PetscScalar));
+  /* the entries, padding zeroed, and the position map (padding -1) */
+  bytes = (size_t)nslots * (2 * sizeof(int) + sizeof(PetscScalar));
   PetscCall(MatGPUFormatCheckDeviceMemory_Private("SELL-C-sigma", bytes));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(int), (void **)&d->col));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(PetscScalar), (void **)&d->val));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(int), (void **)&sc->pos));
   PetscCallCUDA(cudaMemsetAsync(d->col, 0, (size_t)nslots * sizeof(int), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(d->val, 0, (size_t)nslots * sizeof(PetscScalar), csr->stream));
-  sellcs_fill_kernel<<<MatGPUFormatGrid(d->nnz, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, sc->iperm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val);
+  PetscCallCUDA(cudaMemsetAsync(sc->pos, 0xff, (size_t)nslots * sizeof(int), csr->stream));
+  sellcs_fill_kernel<<<MatGPUFormatGrid(d->nnz, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, iperm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val, sc->pos);
   PetscCallCUDA(cudaGetLastError());
-  sc->bytes += (PetscLogDouble)bytes + (PetscLogDouble)d->nchunks * d->C * sizeof(int) + (d->nchunks + 1) * sizeof(long long) + (d->sigma > 1 ? 2.0 * d->m * sizeof(int) : 0);
+  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&iperm));
+  sc->bytes += (PetscLogDouble)bytes + (PetscLogDouble)d->nchunks * d->C * sizeof(int) + (d->nchunks + 1) * sizeof(long long) + (d->sigma > 1 ? d->m * sizeof(int) : 0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -505,9 +512,8 @@ static PetscErrorCode SELLCSRefresh(void *fmt, const MatGPUFormatCSR *csr)
   Mat_SELLCS *sc = (Mat_SELLCS *)fmt;
 
   PetscFunctionBegin;
-  sellcs_fill_kernel<<<MatGPUFormatGrid(sc->d.nnz, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->d.m, (int)sc->d.nnz, SELLCSLog2(sc->d.C), csr->rowptr, NULL, csr->val, sc->iperm, sc->d.rowlen, (const long long *)sc->d.chunk_ptr, NULL, sc->d.val);
-  PetscCallCUDA(cudaGetLastError());
-  if (sc->d.nlong) {
+  PetscCall(MatGPUFormatGatherValues_Private(sc->d.nslots, sc->pos, csr->val, sc->d.val, csr->stream));
+  if (sc->d.nlong) { /* the long part is CSR: its rows' values are copied whole */
     sellcs_long_fill_kernel<<<MatGPUFormatGrid(32 * sc->d.nlong, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->d.nlong, csr->rowptr, NULL, csr->val, sc->d.lrow, sc->d.lptr, NULL, sc->d.lval);
     PetscCallCUDA(cudaGetLastError());
   }
