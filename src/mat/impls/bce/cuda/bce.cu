@@ -567,8 +567,9 @@ MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, BCECreate, BCECopyParams, 
    A CUDA block runs BCE_BLOCK / t rows of one block, t threads per row (t from the block's width); a thread
    stops at its row's length, so padding is never read, and y is written in the original order through rowno:
    the permutation stays inside the type. Rows too long for one CUDA block are split in parts whose partial
-   sums the last part adds in order. All other operations are those of `MATSEQAIJCUSPARSE`;
-   `MatMultTranspose()` uses cuSPARSE.
+   sums the last part adds in order. After a change of values only, the values are gathered again through a
+   position map that the build stores (the CSR entry of each slot, 4 bytes per slot). All other operations
+   are those of `MATSEQAIJCUSPARSE`; `MatMultTranspose()` uses cuSPARSE.
 
    Options Database Keys:
 +  -mat_type bce - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place

@@ -608,8 +608,9 @@ MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, SELLCSCreate, 
    entries of a row up to its length, so padding is never read, and write y in the original order: the
    permutation stays inside the type. Rows longer than a threshold leave the chunks and are summed by warps
    over chunks of 1024 entries (the long part), so one very long row neither serialises a thread nor widens
-   its chunk. All other operations are those of `MATSEQAIJCUSPARSE`;
-   `MatMultTranspose()` uses cuSPARSE.
+   its chunk. After a change of values only, the values are gathered again through a position map that the
+   build stores (the CSR entry of each slot, 4 bytes per slot). All other operations are those of
+   `MATSEQAIJCUSPARSE`; `MatMultTranspose()` uses cuSPARSE.
 
    Options Database Keys:
 +  -mat_type sellcs - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
