@@ -24,6 +24,7 @@ typedef struct {
   BCEBlock            *blocks; /* h.nblocks */
   int                 *rowno, *rowlen, *col;
   int                 *pos;   /* h.nslots: the CSR entry of each slot, -1 for padding (the value refresh gathers through it) */
+  int                 *iperm; /* during the build: the reordered position of each original row */
   long long           *sched; /* h.nsub: block << 32 | sub-block within the block, that each CUDA block runs */
   PetscScalar         *val;
   PetscScalar         *partial; /* h.nparts partial sums of split rows */
@@ -327,6 +328,7 @@ static PetscErrorCode BCEReset(void *fmt)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->col));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->val));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->pos));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->iperm));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->sched));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->partial));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->done));
@@ -398,7 +400,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscInt       q, k, *len, *ends, nempty;
   PetscInt64    *cnt, rows = 0;
   PetscLogDouble t0, t1;
-  int           *key, *keysorted, *iota, *iperm, endbit = 1;
+  int           *key, *keysorted, *iota, endbit = 1;
   void          *work      = NULL;
   size_t         workbytes = 0, bytes;
 
@@ -431,7 +433,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   while ((1LL << endbit) < h->nblocks) endbit++;
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&bc->rowno));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&bc->rowlen));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&iperm));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&bc->iperm));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&key));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&keysorted));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&iota));
@@ -441,7 +443,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", workbytes, &work));
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
-  bce_rows_kernel<<<MatGPUFormatGrid(h->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, csr->rowptr, bc->rowno, bc->rowlen, iperm);
+  bce_rows_kernel<<<MatGPUFormatGrid(h->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, csr->rowptr, bc->rowno, bc->rowlen, bc->iperm);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
   PetscCall(MatGPUFormatDeviceFree_Private(&work));
@@ -459,10 +461,10 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nslots * sizeof(int), (void **)&bc->pos));
   PetscCallCUDA(cudaMemsetAsync(bc->val, 0, (size_t)h->nslots * sizeof(PetscScalar), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(bc->pos, 0xff, (size_t)h->nslots * sizeof(int), csr->stream));
-  bce_fill_kernel<<<MatGPUFormatGrid(h->nnz, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nnz, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, csr->colind, csr->val, iperm, bc->col, bc->val, bc->pos);
+  bce_fill_kernel<<<MatGPUFormatGrid(h->nnz, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nnz, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, csr->colind, csr->val, bc->iperm, bc->col, bc->val, bc->pos);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&iperm));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->iperm));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nparts * sizeof(PetscScalar), (void **)&bc->partial));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nsplit * sizeof(unsigned), (void **)&bc->done));
   if (h->nsplit) PetscCallCUDA(cudaMemsetAsync(bc->done, 0, (size_t)h->nsplit * sizeof(unsigned), csr->stream));

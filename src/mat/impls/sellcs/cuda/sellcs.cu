@@ -35,6 +35,7 @@ typedef struct {
   /* the matrix, on the device */
   SELLCSArrays         d;
   int                 *pos;       /* nslots: the CSR entry of each slot, -1 for padding (the value refresh gathers through it) */
+  int                 *iperm;     /* during the build, when sigma > 1: the sorted position of each original row */
   int                 *lchunkptr; /* nlong + 1: chunks of long row l are [lchunkptr[l], lchunkptr[l+1]) */
   int                 *lchunkrow; /* nlchunks: the long row of each chunk */
   PetscScalar         *lpartial;  /* nlchunks partial sums */
@@ -347,6 +348,7 @@ static PetscErrorCode SELLCSReset(void *fmt)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.col));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.val));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->pos));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->iperm));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lrow));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lptr));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lcol));
@@ -446,7 +448,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   Mat_SELLCS   *sc     = (Mat_SELLCS *)fmt;
   SELLCSArrays *d      = &sc->d;
   const auto    policy = thrust::cuda::par.on(csr->stream);
-  int          *len, *iperm = NULL;
+  int          *len;
   long long     nslots_unsorted, nslots;
   PetscInt64    nnzchunks;
   size_t        bytes;
@@ -477,8 +479,8 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCallCUDA(cudaMemsetAsync(d->rowlen, 0, (size_t)d->nchunks * d->C * sizeof(int), csr->stream));
   if (d->sigma > 1) {
     PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&d->perm));
-    PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&iperm));
-    PetscCall(SELLCSSortRows(d, len, iperm, csr->stream));
+    PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&sc->iperm));
+    PetscCall(SELLCSSortRows(d, len, sc->iperm, csr->stream));
   } else PetscCallCUDA(cudaMemcpyAsync(d->rowlen, len, (size_t)d->m * sizeof(int), cudaMemcpyDeviceToDevice, csr->stream));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(d->nchunks + 1) * sizeof(long long), (void **)&d->chunk_ptr));
   sellcs_widths_kernel<<<MatGPUFormatGrid(d->nchunks, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nchunks, (int)d->C, d->rowlen, (long long *)d->chunk_ptr);
@@ -499,10 +501,10 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCallCUDA(cudaMemsetAsync(d->col, 0, (size_t)nslots * sizeof(int), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(d->val, 0, (size_t)nslots * sizeof(PetscScalar), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(sc->pos, 0xff, (size_t)nslots * sizeof(int), csr->stream));
-  sellcs_fill_kernel<<<MatGPUFormatGrid(d->nnz, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, iperm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val, sc->pos);
+  sellcs_fill_kernel<<<MatGPUFormatGrid(d->nnz, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, sc->iperm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val, sc->pos);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&iperm));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->iperm));
   sc->bytes += (PetscLogDouble)bytes + (PetscLogDouble)d->nchunks * d->C * sizeof(int) + (d->nchunks + 1) * sizeof(long long) + (d->sigma > 1 ? d->m * sizeof(int) : 0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
