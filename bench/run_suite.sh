@@ -35,6 +35,15 @@ TIMEOUT_RC=124
 # grace period before timeout(1) sends SIGKILL to a run that ignores SIGTERM
 KILL_AFTER_S=10
 
+# the matrices of issue 3, also those of the refresh suite
+SELLCS_MATRICES=(
+  "lap2d5 -grid 2048"
+  "lap3d7 -grid 160"
+  "rmat -scale 20 -edge_factor 16"
+  "dense -rows 5000 -cols 5000"
+  "circuit -rows 4000000"
+)
+
 case $SUITE in
 cmrs) # issue 2: CMRS against cuSPARSE CSR and PETSc's SELL
   TYPES="aijcusparse,cmrs,cmrs/mat_cmrs_sort_columns=0"
@@ -55,13 +64,7 @@ sellcs) # issue 3: SELL-C-sigma, its sigma, threads per row, C, long rows and pa
   for c in 8 16; do TYPES+=",sellcs/mat_sellcs_c=$c"; done
   for l in 64 256 512; do TYPES+=",sellcs/mat_sellcs_long_row=$l"; done
   TYPES+=",sellcs/mat_sellcs_read_padding=1"
-  MATRICES=(
-    "lap2d5 -grid 2048"
-    "lap3d7 -grid 160"
-    "rmat -scale 20 -edge_factor 16"
-    "dense -rows 5000 -cols 5000"
-    "circuit -rows 4000000"
-  )
+  MATRICES=("${SELLCS_MATRICES[@]}")
   ;;
 bce) # issue 4: BCE and its L against cuSPARSE, CMRS and SELL-C-sigma on the matrices of both suites and a circuit
   TYPES="aijcusparse,cmrs,sellcs,bce"
@@ -79,13 +82,7 @@ bce) # issue 4: BCE and its L against cuSPARSE, CMRS and SELL-C-sigma on the mat
   ;;
 refresh) # products right after a change of values (value_change_us), the formats' value refresh included
   TYPES="aijcusparse,cmrs,sellcs,bce"
-  MATRICES=(
-    "lap2d5 -grid 2048"
-    "lap3d7 -grid 160"
-    "rmat -scale 20 -edge_factor 16"
-    "dense -rows 5000 -cols 5000"
-    "circuit -rows 4000000"
-  )
+  MATRICES=("${SELLCS_MATRICES[@]}")
   SELLCUDA=${SELLCUDA:-0}
   ;;
 *)
