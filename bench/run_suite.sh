@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# run_suite.sh - SpMV benchmark suites: run_suite.sh cmrs (issue 2), sellcs (issue 3), bce (issue 4) or refresh
+# run_suite.sh - SpMV benchmark suites: run_suite.sh cmrs (issue 2), sellcs (issue 3), bce (issue 4), rmat (issue 3's
+# R-MAT at three scales) or refresh
 # (products right after a change of values, every format).
 #
 # Run on a GPU host from the project root after the build:
@@ -80,13 +81,22 @@ bce) # issue 4: BCE and its L against cuSPARSE, CMRS and SELL-C-sigma on the mat
   )
   SELLCUDA=${SELLCUDA:-0}
   ;;
+rmat) # issue 3, point 5: R-MAT of scales 20 to 22 (design.md section 6: a working set under 4 times the L2 cache
+  # measures the cache; scale 20's is 214 MB, 3.6 times the H200's 60 MB L2), against cuSPARSE, BCE and the yardsticks
+  TYPES="aijcusparse,sellcs,bce,balanced,balanced_hot,stream"
+  MATRICES=(
+    "rmat -scale 20 -edge_factor 16"
+    "rmat -scale 21 -edge_factor 16"
+    "rmat -scale 22 -edge_factor 16"
+  )
+  ;;
 refresh) # products right after a change of values (value_change_us), the formats' value refresh included
   TYPES="aijcusparse,cmrs,sellcs,bce"
   MATRICES=("${SELLCS_MATRICES[@]}")
   SELLCUDA=${SELLCUDA:-0}
   ;;
 *)
-  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, refresh)" >&2
+  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh)" >&2
   exit 2
   ;;
 esac
