@@ -225,15 +225,15 @@ def print_value_changes(data):
         "Products right after a change of values (`MatScale(B, -1)` before each): µs per product, and the "
         "refresh, the extra time over aijcusparse's extra time (its `MatScale()`):\n"
     )
-    print("| matrix | type / entry | product µs | after a value change µs | refresh µs |")
-    print("|---|---|---:|---:|---:|")
+    print("| matrix | rows | type / entry | product µs | after a value change µs | refresh µs |")
+    print("|---|---:|---|---:|---:|---:|")
     for rec in rows:
         ref = extra.get(matrix_key(rec))
         refresh = None
         if ref and rec.get("type") != REFERENCE_TYPE:
             refresh = rec["value_change_us"] - rec["median_us"] - statistics.median(ref)
         print(
-            f"| {md(rec.get('matrix', '?'))} | {entry_label(rec)} | {fmt(rec['median_us'], '.1f')} | "
+            f"| {md(rec.get('matrix', '?'))} | {fmt(rec.get('rows'), ',')} | {entry_label(rec)} | {fmt(rec['median_us'], '.1f')} | "
             f"{fmt(rec['value_change_us'], '.1f')} | {fmt(refresh, '.1f')} |"
         )
     print()
