@@ -8,8 +8,9 @@ static const char help[] = "A petsc-gpuformats type on the GPU: against its host
       variant of the format's parameters, on random and edge-case matrices (empty, empty rows, a
       100,000-entry row, m < 32, rectangular), with y poisoned by NaN; MatMultAdd with y != z and y == z.
    2. MatMultEqual, MatMultAddEqual, MatMultTransposeEqual, MatMultTransposeAddEqual against aijcusparse.
-   3. Values changed (host MatSetValues, device MatScale) and nonzeros added after the first product:
-      the product follows, through a values-only refresh and a rebuild respectively (counted by log events).
+   3. Values changed (host MatSetValues, device MatScale) and nonzeros added after the first product, on a
+      matrix with short, empty and long rows (up to 10,000 entries): the product follows, through a
+      values-only refresh and a rebuild respectively (counted by log events).
    4. Conversions: in place, initial and reuse, from seqaij and seqaijcusparse and back; MatSetType on an
       assembled aijcusparse matrix; MatDuplicate, MatCopy and MatBindToCPU keep the type.
    5. Options and errors: a valid and two out-of-range options of the format, host vectors.
@@ -532,19 +533,27 @@ static PetscErrorCode CheckMatrices(void)
 /* 3: state changes after the first product */
 static PetscErrorCode CheckStateChanges(void)
 {
-  PetscInt *len, builds0, builds1, values0, values1;
-  CSR       csr;
-  Mat       H, A;
-  PetscInt  row = 17, cols[2];
-  char      buildevent[64], valuesevent[64];
+  const PetscInt m = 500, n = 12000;
+  PetscInt      *len, builds0, builds1, values0, values1;
+  CSR            csr;
+  Mat            H, A;
+  PetscInt       row = 17, cols[2], *cc;
+  PetscScalar   *vv;
+  char           buildevent[64], valuesevent[64];
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(buildevent, sizeof(buildevent), "%sBuild", fmt->title));
   PetscCall(PetscSNPrintf(valuesevent, sizeof(valuesevent), "%sValues", fmt->title));
-  PetscCall(PetscMalloc1(500, &len));
-  for (PetscInt i = 0; i < 500; i++) len[i] = 1 + i % 12;
+  PetscCall(PetscMalloc1(m, &len));
+  PetscCall(PetscMalloc2(n, &cc, n, &vv));
+  for (PetscInt i = 0; i < m; i++) len[i] = 1 + i % 12;
   len[row] = 0; /* an empty row that gets entries later */
-  PetscCall(CSRCreate(rnd, 500, 500, len, PETSC_TRUE, &csr));
+  /* long rows, whose values the refresh of every format must reach too: SELL-C-sigma's long part, BCE's rows of
+     several threads and rows split in parts (past 4,096 entries) */
+  len[70]  = 100;
+  len[140] = 1000;
+  len[210] = 10000;
+  PetscCall(CSRCreate(rnd, m, n, len, PETSC_TRUE, &csr));
   PetscCall(CSRToMat(&csr, &H));
   PetscCall(MatConvert(H, fmt->root, MAT_INITIAL_MATRIX, &A));
   PetscCall(CheckAgainstReference(A, "before changes"));
@@ -552,12 +561,10 @@ static PetscErrorCode CheckStateChanges(void)
   /* values changed on the host, same pattern: a values-only refresh */
   PetscCall(EventCount(buildevent, &builds0));
   PetscCall(EventCount(valuesevent, &values0));
-  for (PetscInt i = 0; i < 500; i += 7) {
+  for (PetscInt i = 0; i < m; i += 7) {
     PetscInt           ncols;
     const PetscInt    *c;
     const PetscScalar *v;
-    PetscInt           cc[16];
-    PetscScalar        vv[16];
 
     PetscCall(MatGetRow(A, i, &ncols, &c, &v));
     for (PetscInt k = 0; k < ncols; k++) {
@@ -594,6 +601,7 @@ static PetscErrorCode CheckStateChanges(void)
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&H));
   PetscCall(CSRDestroy(&csr));
+  PetscCall(PetscFree2(cc, vv));
   PetscCall(PetscFree(len));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "state changes: values refreshed, pattern rebuilt\n"));
   PetscFunctionReturn(PETSC_SUCCESS);

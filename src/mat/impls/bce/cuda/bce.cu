@@ -457,8 +457,8 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatCheckDeviceMemory_Private("BCE", bytes));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nslots * sizeof(int), (void **)&bc->col));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nslots * sizeof(PetscScalar), (void **)&bc->val));
-  PetscCallCUDA(cudaMemsetAsync(bc->col, 0, (size_t)h->nslots * sizeof(int), csr->stream));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nslots * sizeof(int), (void **)&bc->pos));
+  PetscCallCUDA(cudaMemsetAsync(bc->col, 0, (size_t)h->nslots * sizeof(int), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(bc->val, 0, (size_t)h->nslots * sizeof(PetscScalar), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(bc->pos, 0xff, (size_t)h->nslots * sizeof(int), csr->stream));
   bce_fill_kernel<<<MatGPUFormatGrid(h->nnz, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nnz, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, csr->colind, csr->val, bc->iperm, bc->col, bc->val, bc->pos);
@@ -472,12 +472,42 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The value refresh, val[s] = csrval[pos[s]] (padding, pos[s] < 0, left at 0), with the product's schedule: a CUDA
+   block takes the slots of one sub-block, group of t entries after group. Its rows' CSR values are thus read from
+   L1 after the first group. In slot order instead (the common gather), each group of a block of many rows would
+   sweep all their CSR values again: 441 against 178 µs on the 3D 7-point Laplacian of 4M rows (H200).
+*/
+__global__ static void __launch_bounds__(BCE_BLOCK) bce_refresh_kernel(const long long *__restrict__ sched, const BCEBlock *__restrict__ blocks, const int *__restrict__ pos, const PetscScalar *__restrict__ csrval, PetscScalar *__restrict__ val)
+{
+  const long long e      = __ldg(sched + blockIdx.x);
+  const BCEBlock  B      = blocks[e >> 32];
+  const int       local  = (int)(e & 0xffffffff);
+  const long long lanes  = (long long)B.nrows << B.logt; /* slots per group */
+  const int       groups = (B.width + (1 << B.logt) - 1) >> B.logt;
+  const bool      split  = B.pieces > 1; /* one part of one row (bce_part) */
+  const long long lane   = (long long)(split ? local / B.pieces : local) * BCE_BLOCK + threadIdx.x;
+  const int       g0     = split ? local % B.pieces * BCE_GROUPS_PER_PIECE : 0;
+  const int       g1     = split ? min(g0 + BCE_GROUPS_PER_PIECE, groups) : groups;
+
+  if (lane >= lanes) return;
+#pragma unroll 4
+  for (int g = g0; g < g1; g++) {
+    const long long s = B.pos + g * lanes + lane;
+    const int       p = __ldcs(pos + s);
+
+    if (p >= 0) val[s] = __ldg(csrval + p);
+  }
+}
+
 static PetscErrorCode BCERefresh(void *fmt, const MatGPUFormatCSR *csr)
 {
   Mat_BCE *bc = (Mat_BCE *)fmt;
 
   PetscFunctionBegin;
-  PetscCall(MatGPUFormatGatherValues_Private(bc->h.nslots, bc->pos, csr->val, bc->val, csr->stream));
+  if (!bc->h.nsub) PetscFunctionReturn(PETSC_SUCCESS);
+  bce_refresh_kernel<<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, csr->stream>>>(bc->sched, bc->blocks, bc->pos, csr->val, bc->val);
+  PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
