@@ -491,12 +491,15 @@ __global__ static void __launch_bounds__(BCE_BLOCK) bce_refresh_kernel(const lon
   const int       g1     = split ? min(g0 + BCE_GROUPS_PER_PIECE, groups) : groups;
 
   if (lane >= lanes) return;
-#pragma unroll 4
-  for (int g = g0; g < g1; g++) {
+  for (int g = g0; g < g1; g += BCE_UNROLL) { /* up to 64 groups: BCE_UNROLL positions in flight, then their values */
     const long long s = B.pos + g * lanes + lane;
-    const int       p = __ldcs(pos + s);
+    int             p[BCE_UNROLL];
 
-    if (p >= 0) val[s] = __ldg(csrval + p);
+#pragma unroll
+    for (int u = 0; u < BCE_UNROLL; u++) p[u] = g + u < g1 ? __ldcs(pos + s + u * lanes) : -1;
+#pragma unroll
+    for (int u = 0; u < BCE_UNROLL; u++)
+      if (p[u] >= 0) val[s + u * lanes] = __ldg(csrval + p[u]);
   }
 }
 
