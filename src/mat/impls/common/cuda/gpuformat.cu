@@ -61,12 +61,20 @@ PetscErrorCode MatGPUFormatRowStats_Private(PetscInt m, const int *rowptr, cudaS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#define GATHER_UNROLL 8 /* slots per thread: their positions in flight, then their values */
+
 __global__ static void __launch_bounds__(GPUFORMAT_BLOCK) gather_kernel(long long n, const int *__restrict__ perm, const PetscScalar *__restrict__ src, PetscScalar *__restrict__ dst)
 {
-  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n; k += (long long)gridDim.x * blockDim.x) {
-    const int p = perm[k];
+  constexpr long long tile = (long long)GPUFORMAT_BLOCK * GATHER_UNROLL;
 
-    if (p >= 0) dst[k] = src[p];
+  for (long long k = blockIdx.x * tile + threadIdx.x; k < n; k += gridDim.x * tile) {
+    int p[GATHER_UNROLL];
+
+#pragma unroll
+    for (int u = 0; u < GATHER_UNROLL; u++) p[u] = k + u * GPUFORMAT_BLOCK < n ? __ldcs(perm + k + u * GPUFORMAT_BLOCK) : -1;
+#pragma unroll
+    for (int u = 0; u < GATHER_UNROLL; u++)
+      if (p[u] >= 0) dst[k + u * GPUFORMAT_BLOCK] = __ldg(src + p[u]);
   }
 }
 
@@ -77,7 +85,7 @@ PetscErrorCode MatGPUFormatGatherValues_Private(PetscInt64 n, const int *perm, c
   if (!n) PetscFunctionReturn(PETSC_SUCCESS);
   if (!perm) PetscCallCUDA(cudaMemcpyAsync(dst, src, n * sizeof(PetscScalar), cudaMemcpyDeviceToDevice, stream));
   else {
-    gather_kernel<<<MatGPUFormatGrid(n, GPUFORMAT_BLOCK), GPUFORMAT_BLOCK, 0, stream>>>(n, perm, src, dst);
+    gather_kernel<<<MatGPUFormatGrid((n + GATHER_UNROLL - 1) / GATHER_UNROLL, GPUFORMAT_BLOCK), GPUFORMAT_BLOCK, 0, stream>>>(n, perm, src, dst);
     PetscCallCUDA(cudaGetLastError());
   }
   PetscFunctionReturn(PETSC_SUCCESS);

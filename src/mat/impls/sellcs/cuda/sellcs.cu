@@ -270,16 +270,22 @@ __global__ static void sellcs_chunk_rows_kernel(int nlong, const int *__restrict
 }
 
 /* The entries of the long rows, one warp per row; the columns too when lcol is not NULL (the build) */
-__global__ static void sellcs_long_fill_kernel(int nlong, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ lrow, const int *__restrict__ lptr, int *__restrict__ lcol, PetscScalar *__restrict__ lval)
+/*
+   The long part's entries (and columns, unless lcol is NULL: the value refresh) from the CSR, one warp per chunk
+   of SELLCS_CHUNK entries as in the product, so that the longest row does not keep one warp busy to the end
+*/
+__global__ static void sellcs_long_fill_kernel(int nlchunks, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ lrow, const int *__restrict__ lptr, const int *__restrict__ lchunkptr, const int *__restrict__ lchunkrow, int *__restrict__ lcol, PetscScalar *__restrict__ lval)
 {
   const int lane = threadIdx.x & 31;
 
-  for (long long l = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32; l < nlong; l += (long long)gridDim.x * blockDim.x / 32) {
-    const int b = rowptr[lrow[l]], len = lptr[l + 1] - lptr[l];
+  for (long long c = (blockIdx.x * (long long)blockDim.x + threadIdx.x) / 32; c < nlchunks; c += (long long)gridDim.x * blockDim.x / 32) {
+    const int lo = lchunkrow[c], b = lptr[lo] + ((int)c - lchunkptr[lo]) * SELLCS_CHUNK, e = min(lptr[lo + 1], b + SELLCS_CHUNK);
+    const int d = rowptr[lrow[lo]] - lptr[lo]; /* CSR entry of long entry k: k + d */
 
-    for (int j = lane; j < len; j += 32) {
-      if (lcol) lcol[lptr[l] + j] = colind[b + j];
-      lval[lptr[l] + j] = csrval[b + j];
+#pragma unroll 4
+    for (int k = b + lane; k < e; k += 32) {
+      if (lcol) lcol[k] = colind[k + d];
+      lval[k] = csrval[k + d];
     }
   }
 }
@@ -437,7 +443,7 @@ static PetscErrorCode SELLCSLongPart(Mat_SELLCS *sc, const int *len, const MatGP
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sc->nlchunks * sizeof(int), (void **)&sc->lchunkrow));
   sellcs_chunk_rows_kernel<<<MatGPUFormatGrid(d->nlong, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nlong, sc->lchunkptr, sc->lchunkrow);
   PetscCallCUDA(cudaGetLastError());
-  sellcs_long_fill_kernel<<<MatGPUFormatGrid(32 * d->nlong, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nlong, csr->rowptr, csr->colind, csr->val, d->lrow, d->lptr, d->lcol, d->lval);
+  sellcs_long_fill_kernel<<<MatGPUFormatGrid(32 * sc->nlchunks, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->nlchunks, csr->rowptr, csr->colind, csr->val, d->lrow, d->lptr, sc->lchunkptr, sc->lchunkrow, d->lcol, d->lval);
   PetscCallCUDA(cudaGetLastError());
   sc->bytes = (PetscLogDouble)sizes[0] * (sizeof(int) + sizeof(PetscScalar)) + (3.0 * d->nlong + 2) * sizeof(int) + d->nlong * sizeof(unsigned) + (PetscLogDouble)sc->nlchunks * (sizeof(PetscScalar) + sizeof(int));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -516,7 +522,7 @@ static PetscErrorCode SELLCSRefresh(void *fmt, const MatGPUFormatCSR *csr)
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGatherValues_Private(sc->d.nslots, sc->pos, csr->val, sc->d.val, csr->stream));
   if (sc->d.nlong) { /* the long part is CSR: its rows' values are copied whole */
-    sellcs_long_fill_kernel<<<MatGPUFormatGrid(32 * sc->d.nlong, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->d.nlong, csr->rowptr, NULL, csr->val, sc->d.lrow, sc->d.lptr, NULL, sc->d.lval);
+    sellcs_long_fill_kernel<<<MatGPUFormatGrid(32 * sc->nlchunks, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->nlchunks, csr->rowptr, NULL, csr->val, sc->d.lrow, sc->d.lptr, sc->lchunkptr, sc->lchunkrow, NULL, sc->d.lval);
     PetscCallCUDA(cudaGetLastError());
   }
   PetscFunctionReturn(PETSC_SUCCESS);
