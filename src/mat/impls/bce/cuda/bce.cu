@@ -473,10 +473,10 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
 }
 
 /*
-   The value refresh, val[s] = csrval[pos[s]] (padding, pos[s] < 0, left at 0), with the product's schedule: a CUDA
-   block takes the slots of one sub-block, group of t entries after group. Its rows' CSR values are thus read from
-   L1 after the first group. In slot order instead (the common gather), each group of a block of many rows would
-   sweep all their CSR values again: 441 against 178 µs on the 3D 7-point Laplacian of 4M rows (H200).
+   The value refresh, val[s] = csrval[pos[s]] (padding, pos[s] < 0, left at 0), in the product's schedule: a CUDA
+   block takes one sub-block's slots, BCE_UNROLL groups at a time, so its rows' CSR values come from L1 after the
+   first group. In slot order (the common gather) each group of a block of many rows sweeps all their values again:
+   441 and 535 µs on the 3D Laplacian and circuit-like matrix of results/h200/refresh-447f9b3.md, 156 and 165 now.
 */
 __global__ static void __launch_bounds__(BCE_BLOCK) bce_refresh_kernel(const long long *__restrict__ sched, const BCEBlock *__restrict__ blocks, const int *__restrict__ pos, const PetscScalar *__restrict__ csrval, PetscScalar *__restrict__ val)
 {
