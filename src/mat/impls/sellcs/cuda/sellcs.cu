@@ -269,9 +269,8 @@ __global__ static void sellcs_chunk_rows_kernel(int nlong, const int *__restrict
   }
 }
 
-/* The entries of the long rows, one warp per row; the columns too when lcol is not NULL (the build) */
 /*
-   The long part's entries (and columns, unless lcol is NULL: the value refresh) from the CSR, one warp per chunk
+   The long part's entries from the CSR, and its columns unless lcol is NULL (the value refresh): one warp per chunk
    of SELLCS_CHUNK entries as in the product, so that the longest row does not keep one warp busy to the end
 */
 __global__ static void sellcs_long_fill_kernel(int nlchunks, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ lrow, const int *__restrict__ lptr, const int *__restrict__ lchunkptr, const int *__restrict__ lchunkrow, int *__restrict__ lcol, PetscScalar *__restrict__ lval)
