@@ -3,29 +3,15 @@
 
    A type is MATSEQAIJCUSPARSE with a composed container (Mat_GPUFormat) that holds a format object
    and the state it was built from. A->data stays PETSc's Mat_SeqAIJ and A->spptr stays cuSPARSE's;
-   the operations of cuSPARSE that this file overrides are called through MatOps_Base, the ops table
+   the operations of cuSPARSE that this file overrides are called through MatGPUFormatBaseOps, the ops table
    of a freshly created seqaijcusparse matrix (libpetsc does not export those functions).
 */
-#include "gpuformat.h"
-#include <petsc/private/matimpl.h>
+#include "gpuformatimpl.h"
 
 PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCUSPARSE(Mat);
 
-#define MATGPUFORMAT_CTX "MatGPUFormat_ctx"
-
-typedef struct {
-  MatGPUFormatOps *ops;
-  void            *fmt;
-  PetscBool        built;        /* fmt holds the matrix of nzstate/state */
-  PetscBool        options_read; /* the -mat_<fmt>_ options have been read */
-  PetscObjectState state, nzstate;
-  PetscInt         nnz, nzrows;
-  PetscLogDouble   buildtime; /* seconds, last build */
-  PetscInt         nbuilds, nrefreshes;
-} Mat_GPUFormat;
-
-static struct _MatOps MatOps_Base;
-static PetscBool      MatOps_BaseSet;
+struct _MatOps   MatGPUFormatBaseOps;
+static PetscBool MatGPUFormatBaseOpsSet;
 
 #define MATGPUFORMAT_MAX 8
 static MatGPUFormatOps *MatGPUFormatList[MATGPUFORMAT_MAX];
@@ -35,6 +21,7 @@ static PetscErrorCode MatMult_GPUFormat(Mat, Vec, Vec);
 static PetscErrorCode MatMultAdd_GPUFormat(Mat, Vec, Vec, Vec);
 static PetscErrorCode MatDuplicate_GPUFormat(Mat, MatDuplicateOption, Mat *);
 static PetscErrorCode MatCopy_GPUFormat(Mat, Mat, MatStructure);
+static PetscErrorCode MatTranspose_GPUFormat(Mat, MatReuse, Mat *);
 static PetscErrorCode MatBindToCPU_GPUFormat(Mat, PetscBool);
 static PetscErrorCode MatDestroy_GPUFormat(Mat);
 static PetscErrorCode MatSetFromOptions_GPUFormat(Mat, PetscOptionItems *);
@@ -51,6 +38,7 @@ PetscErrorCode MatGPUFormatRegister_Private(MatGPUFormatOps *ops)
     if (MatGPUFormatList[i] == ops) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(MatGPUFormatCount < MATGPUFORMAT_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Too many formats");
   MatGPUFormatList[MatGPUFormatCount++] = ops;
+  PetscCall(MatGPUFormatRegisterSolvers_Private(ops));
   PetscCall(PetscSNPrintf(name, sizeof(name), "%sBuild", ops->title));
   PetscCall(PetscLogEventRegister(name, MAT_CLASSID, &ops->event_build));
   PetscCall(PetscSNPrintf(name, sizeof(name), "%sValues", ops->title));
@@ -86,12 +74,12 @@ static PetscErrorCode MatGPUFormatGetBaseOps_Private(void)
   Mat B;
 
   PetscFunctionBegin;
-  if (MatOps_BaseSet) PetscFunctionReturn(PETSC_SUCCESS);
+  if (MatGPUFormatBaseOpsSet) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatCreate(PETSC_COMM_SELF, &B));
   PetscCall(MatSetSizes(B, 0, 0, 0, 0));
   PetscCall(MatSetType(B, MATSEQAIJCUSPARSE));
-  MatOps_Base    = *B->ops;
-  MatOps_BaseSet = PETSC_TRUE;
+  MatGPUFormatBaseOps    = *B->ops;
+  MatGPUFormatBaseOpsSet = PETSC_TRUE;
   PetscCall(MatDestroy(&B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -107,28 +95,55 @@ static PetscErrorCode MatGPUFormatCtxDestroy(void *ptr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatGPUFormatGetCtx_Private(Mat A, Mat_GPUFormat **ctx)
+PetscErrorCode MatGPUFormatGetCtx_Private(Mat A, Mat_GPUFormat **ctx)
 {
   PetscFunctionBegin;
   PetscCall(PetscObjectContainerQuery((PetscObject)A, MATGPUFORMAT_CTX, (void **)ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatGPUFormatComposeConverters_Private(Mat A, MatGPUFormatOps *ops, PetscBool on)
+/*
+   The operations the common layer installs on a matrix of our types (on) or gives back to cuSPARSE (off). Binding
+   to the CPU installs SeqAIJ's host operations over the GPU ones, unbinding cuSPARSE's: MatBindToCPU_GPUFormat()
+   puts ours back with MatGPUFormatSetGPUOps_Private().
+*/
+static PetscErrorCode MatGPUFormatSetGPUOps_Private(Mat A, PetscBool on)
+{
+  PetscFunctionBegin;
+  A->ops->mult                  = on ? MatMult_GPUFormat : MatGPUFormatBaseOps.mult;
+  A->ops->multadd               = on ? MatMultAdd_GPUFormat : MatGPUFormatBaseOps.multadd;
+  A->ops->productsetfromoptions = on ? MatProductSetFromOptions_GPUFormat : MatGPUFormatBaseOps.productsetfromoptions;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGPUFormatSetOps_Private(Mat A, MatGPUFormatOps *ops, PetscBool on)
 {
   const char *targets[] = {MATSEQAIJCUSPARSE, MATSEQAIJ};
   char        name[256];
 
   PetscFunctionBegin;
+  if (!A->boundtocpu) PetscCall(MatGPUFormatSetGPUOps_Private(A, on));
+  A->ops->duplicate         = on ? MatDuplicate_GPUFormat : MatGPUFormatBaseOps.duplicate;
+  A->ops->copy              = on ? MatCopy_GPUFormat : MatGPUFormatBaseOps.copy;
+  A->ops->transpose         = on ? MatTranspose_GPUFormat : MatGPUFormatBaseOps.transpose;
+  A->ops->bindtocpu         = on ? MatBindToCPU_GPUFormat : MatGPUFormatBaseOps.bindtocpu;
+  A->ops->destroy           = on ? MatDestroy_GPUFormat : MatGPUFormatBaseOps.destroy;
+  A->ops->setfromoptions    = on ? MatSetFromOptions_GPUFormat : MatGPUFormatBaseOps.setfromoptions;
+  A->ops->view              = on ? MatView_GPUFormat : MatGPUFormatBaseOps.view;
+  A->ops->convertfrom       = on ? MatConvertFrom_GPUFormat : MatGPUFormatBaseOps.convertfrom;
+  A->ops->getblockdiagonal  = on ? MatGetBlockDiagonal_GPUFormat : MatGPUFormatBaseOps.getblockdiagonal;
+  A->ops->getvblockdiagonal = on ? MatGetBlockDiagonal_GPUFormat : MatGPUFormatBaseOps.getvblockdiagonal;
   for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(targets); i++) {
     PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", ops->seqtype, targets[i]));
     PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_GPUFormat_SeqAIJCUSPARSE : NULL));
   }
+  /* PETSc's product dispatch asks for this when the operands' product operations differ (ours with aijcusparse, seqaij, dense) */
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", on ? MatProductSetFromOptions_GPUFormat : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Turns a MATSEQAIJCUSPARSE matrix (assembled or not) into the format's type, in place */
-static PetscErrorCode MatConvertInPlace_GPUFormat(Mat A, MatGPUFormatOps *ops)
+PetscErrorCode MatGPUFormatConvertInPlace_Private(Mat A, MatGPUFormatOps *ops)
 {
   Mat_GPUFormat *ctx;
 
@@ -138,18 +153,7 @@ static PetscErrorCode MatConvertInPlace_GPUFormat(Mat A, MatGPUFormatOps *ops)
   ctx->ops = ops;
   PetscCall(ops->create(&ctx->fmt));
   PetscCall(PetscObjectContainerCompose((PetscObject)A, MATGPUFORMAT_CTX, ctx, MatGPUFormatCtxDestroy));
-  if (!A->boundtocpu) {
-    A->ops->mult    = MatMult_GPUFormat;
-    A->ops->multadd = MatMultAdd_GPUFormat;
-  }
-  A->ops->duplicate      = MatDuplicate_GPUFormat;
-  A->ops->copy           = MatCopy_GPUFormat;
-  A->ops->bindtocpu      = MatBindToCPU_GPUFormat;
-  A->ops->destroy        = MatDestroy_GPUFormat;
-  A->ops->setfromoptions = MatSetFromOptions_GPUFormat;
-  A->ops->view           = MatView_GPUFormat;
-  A->ops->convertfrom    = MatConvertFrom_GPUFormat;
-  PetscCall(MatGPUFormatComposeConverters_Private(A, ops, PETSC_TRUE));
+  PetscCall(MatGPUFormatSetOps_Private(A, ops, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, ops->seqtype));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -161,20 +165,21 @@ static PetscErrorCode MatGPUFormatStrip_Private(Mat A)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  if (ctx) PetscCall(MatGPUFormatComposeConverters_Private(A, ctx->ops, PETSC_FALSE));
+  if (ctx) PetscCall(MatGPUFormatSetOps_Private(A, ctx->ops, PETSC_FALSE));
   PetscCall(PetscObjectCompose((PetscObject)A, MATGPUFORMAT_CTX, NULL));
-  if (!A->boundtocpu) {
-    A->ops->mult    = MatOps_Base.mult;
-    A->ops->multadd = MatOps_Base.multadd;
-  }
-  A->ops->duplicate      = MatOps_Base.duplicate;
-  A->ops->copy           = MatOps_Base.copy;
-  A->ops->bindtocpu      = MatOps_Base.bindtocpu;
-  A->ops->destroy        = MatOps_Base.destroy;
-  A->ops->setfromoptions = MatOps_Base.setfromoptions;
-  A->ops->view           = MatOps_Base.view;
-  A->ops->convertfrom    = MatOps_Base.convertfrom;
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATSEQAIJCUSPARSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ctx is the context of A and A has ctx's type name: A is one of ours (not masquerading as aijcusparse, see gpuformatproduct.c) */
+PetscErrorCode MatGPUFormatIsOurs_Private(Mat A, Mat_GPUFormat **ctx)
+{
+  PetscBool match = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, ctx));
+  if (*ctx) PetscCall(PetscObjectTypeCompare((PetscObject)A, (*ctx)->ops->seqtype, &match));
+  if (!match) *ctx = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -187,7 +192,7 @@ PetscErrorCode MatCreate_SeqGPUFormat_Private(Mat A, MatGPUFormatOps *ops)
   SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Matrix type %s needs an optimized PETSc (--with-debugging=0): a debug PETSc rejects derived types in cuSPARSE's own routines", ops->seqtype);
 #else
   PetscCall(MatCreate_SeqAIJCUSPARSE(A));
-  PetscCall(MatConvertInPlace_GPUFormat(A, ops));
+  PetscCall(MatGPUFormatConvertInPlace_Private(A, ops));
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -214,13 +219,38 @@ PetscErrorCode MatGPUFormatInvalidate_Private(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatGPUFormatReadOptions_Private(Mat A, Mat_GPUFormat *ctx)
+/* The options of every type, -mat_gpuformat_<param> */
+static PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *ctx, PetscOptionItems *PetscOptionsObject)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsInt("-mat_gpuformat_product_min_rows", "Products (MatPtAP(), MatMatMult(), ...) of this matrix with fewer rows stay aijcusparse", "MatProductSetFromOptions", ctx->product_min_rows, &ctx->product_min_rows, NULL));
+  PetscCheck(ctx->product_min_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gpuformat_product_min_rows %" PetscInt_FMT " must be at least 0", ctx->product_min_rows);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Reads the options of a matrix that has not seen MatSetFromOptions() (made by conversion, duplication or a product) */
+PetscErrorCode MatGPUFormatReadOptions_Private(Mat A, Mat_GPUFormat *ctx)
 {
   PetscFunctionBegin;
   PetscObjectOptionsBegin((PetscObject)A);
+  PetscCall(MatGPUFormatCommonOptions_Private(ctx, PetscOptionsObject));
   PetscCall(ctx->ops->setfromoptions(ctx->fmt, PetscOptionsObject));
   PetscOptionsEnd();
   ctx->options_read = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* B (of ctx's format, freshly converted) takes the parameters of the matrix whose context is ctx */
+PetscErrorCode MatGPUFormatCopyParams_Private(Mat_GPUFormat *ctx, Mat B)
+{
+  Mat_GPUFormat *bctx;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(B, &bctx));
+  PetscCheck(bctx && bctx->ops == ctx->ops, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Parameters of %s copied to a matrix of type %s", ctx->ops->seqtype, ((PetscObject)B)->type_name);
+  PetscCall(ctx->ops->copyparams(ctx->fmt, bctx->fmt));
+  bctx->product_min_rows = ctx->product_min_rows;
+  bctx->options_read     = ctx->options_read;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -242,12 +272,16 @@ static PetscErrorCode MatGPUFormatNonzeros_Private(Mat A, PetscInt *nnz)
 static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
 {
   PetscObjectState nzstate, state;
+  PetscObjectId    id;
   PetscBool        build, refresh;
 
   PetscFunctionBegin;
   PetscCall(MatGetNonzeroState(A, &nzstate));
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
-  build   = (PetscBool)(!ctx->built || nzstate != ctx->nzstate);
+  PetscCall(PetscObjectGetId((PetscObject)A, &id));
+  /* MatHeaderMerge() (MatAXPY() with a new pattern, MatTranspose() in place) puts the data of another matrix under A and
+     brings A's old context back with it: a nonzero state of that other matrix is not comparable with ours, its id differs */
+  build   = (PetscBool)(!ctx->built || nzstate != ctx->nzstate || id != ctx->id);
   refresh = (PetscBool)(!build && (state != ctx->state || A->offloadmask == PETSC_OFFLOAD_CPU));
   if (!build && !refresh) PetscFunctionReturn(PETSC_SUCCESS);
   if (build) {
@@ -294,6 +328,7 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
   /* read the states after the accessors above, which may have moved values to the device */
   PetscCall(MatGetNonzeroState(A, &ctx->nzstate));
   PetscCall(PetscObjectStateGet((PetscObject)A, &ctx->state));
+  ctx->id = id;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -359,15 +394,13 @@ static PetscErrorCode MatMultAdd_GPUFormat(Mat A, Vec x, Vec y, Vec z)
 
 static PetscErrorCode MatDuplicate_GPUFormat(Mat A, MatDuplicateOption op, Mat *B)
 {
-  Mat_GPUFormat *ctx, *bctx;
+  Mat_GPUFormat *ctx;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  PetscCall(MatOps_Base.duplicate(A, op, B)); /* a MATSEQAIJCUSPARSE */
-  PetscCall(MatConvertInPlace_GPUFormat(*B, ctx->ops));
-  PetscCall(MatGPUFormatGetCtx_Private(*B, &bctx));
-  PetscCall(ctx->ops->copyparams(ctx->fmt, bctx->fmt));
-  bctx->options_read = ctx->options_read;
+  PetscCall(MatGPUFormatBaseOps.duplicate(A, op, B)); /* a MATSEQAIJCUSPARSE */
+  PetscCall(MatGPUFormatConvertInPlace_Private(*B, ctx->ops));
+  PetscCall(MatGPUFormatCopyParams_Private(ctx, *B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -407,10 +440,24 @@ static PetscErrorCode MatCopy_GPUFormat(Mat A, Mat B, MatStructure str)
   /* the base copy reads A's host values: bring them up to date first */
   PetscCall(MatSeqAIJGetArrayRead(A, &a));
   PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
-  PetscCall(MatOps_Base.copy(A, B, str));
+  PetscCall(MatGPUFormatBaseOps.copy(A, B, str));
   /* PETSc 3.22's SeqAIJ copy writes B's host values without marking the device copy stale */
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)B, MATSEQAIJCUSPARSE, &cusparse));
   if (cusparse && B->offloadmask != PETSC_OFFLOAD_UNALLOCATED) B->offloadmask = PETSC_OFFLOAD_CPU;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatTranspose_GPUFormat(Mat A, MatReuse reuse, Mat *B)
+{
+  PetscBool cusparse;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatBaseOps.transpose(A, reuse, B));
+  /* with MAT_REUSE_MATRIX, PETSc 3.22's SeqAIJ transpose writes every value of B into its host array without marking
+     the device copy stale (the values of an aijcusparse B that was used on the GPU stay the old ones there) */
+  if (reuse != MAT_REUSE_MATRIX) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)*B, MATSEQAIJCUSPARSE, &cusparse));
+  if (cusparse && (*B)->offloadmask != PETSC_OFFLOAD_UNALLOCATED) (*B)->offloadmask = PETSC_OFFLOAD_CPU;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -420,13 +467,12 @@ static PetscErrorCode MatBindToCPU_GPUFormat(Mat A, PetscBool flg)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  PetscCall(MatOps_Base.bindtocpu(A, flg));
+  PetscCall(MatGPUFormatBaseOps.bindtocpu(A, flg));
   if (flg) {
     PetscCall(ctx->ops->reset(ctx->fmt));
     ctx->built = PETSC_FALSE;
   } else {
-    A->ops->mult    = MatMult_GPUFormat;
-    A->ops->multadd = MatMultAdd_GPUFormat;
+    PetscCall(MatGPUFormatSetGPUOps_Private(A, PETSC_TRUE));
     /* while bound, PETSc's host operations (MatScale, MatDiagonalScale, ...) write the host values without
        marking the device copy stale: after unbinding, the host values are the current ones */
     if (A->offloadmask == PETSC_OFFLOAD_BOTH) A->offloadmask = PETSC_OFFLOAD_CPU;
@@ -438,7 +484,7 @@ static PetscErrorCode MatDestroy_GPUFormat(Mat A)
 {
   PetscFunctionBegin;
   PetscCall(MatGPUFormatStrip_Private(A));
-  PetscCall(MatOps_Base.destroy(A));
+  PetscCall(MatGPUFormatBaseOps.destroy(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -449,9 +495,10 @@ static PetscErrorCode MatSetFromOptions_GPUFormat(Mat A, PetscOptionItems *Petsc
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  PetscCall(MatOps_Base.setfromoptions(A, PetscOptionsObject));
+  PetscCall(MatGPUFormatBaseOps.setfromoptions(A, PetscOptionsObject));
   PetscCall(PetscSNPrintf(head, sizeof(head), "%s options", ctx->ops->title));
   PetscOptionsHeadBegin(PetscOptionsObject, head);
+  PetscCall(MatGPUFormatCommonOptions_Private(ctx, PetscOptionsObject));
   PetscCall(ctx->ops->setfromoptions(ctx->fmt, PetscOptionsObject));
   PetscOptionsHeadEnd();
   ctx->options_read = PETSC_TRUE;
@@ -466,7 +513,7 @@ static PetscErrorCode MatView_GPUFormat(Mat A, PetscViewer viewer)
   PetscViewerFormat format;
 
   PetscFunctionBegin;
-  PetscCall(MatOps_Base.view(A, viewer));
+  PetscCall(MatGPUFormatBaseOps.view(A, viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerGetFormat(viewer, &format));
@@ -506,13 +553,13 @@ static PetscErrorCode MatConvertFrom_GPUFormat(Mat A, MatType newtype, MatReuse 
     PetscCall(MatGPUFormatCopyValues_Private(A, *newmat));
   } else if (reuse == MAT_INITIAL_MATRIX) {
     PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, newmat));
-    PetscCall(MatConvertInPlace_GPUFormat(*newmat, ops));
+    PetscCall(MatGPUFormatConvertInPlace_Private(*newmat, ops));
   } else {
     PetscCall(MatGPUFormatGetCtx_Private(A, &actx));
     if (actx) PetscCall(MatGPUFormatStrip_Private(A));
     PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusparse));
     if (!cusparse) PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &A));
-    PetscCall(MatConvertInPlace_GPUFormat(A, ops));
+    PetscCall(MatGPUFormatConvertInPlace_Private(A, ops));
     *newmat = A;
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,0 +1,37 @@
+#pragma once
+
+/*
+   Private to the common layer (gpuformat.c, gpuformatproduct.c): the state that the common layer composes on
+   every matrix of a petsc-gpuformats type, and the functions its files share. Formats never include this.
+*/
+#include "gpuformat.h"
+#include <petsc/private/matimpl.h>
+
+#define MATGPUFORMAT_CTX "MatGPUFormat_ctx"
+
+typedef struct {
+  MatGPUFormatOps *ops;
+  void            *fmt;
+  PetscBool        built;        /* fmt holds the matrix of nzstate/state */
+  PetscBool        options_read; /* the -mat_<fmt>_ and -mat_gpuformat_ options have been read */
+  PetscObjectState state, nzstate;
+  PetscObjectId    id; /* of the Mat whose data fmt holds: MatHeaderMerge() gives A the data and id of another */
+  PetscInt         nnz, nzrows;
+  PetscLogDouble   buildtime; /* seconds, last build */
+  PetscInt         nbuilds, nrefreshes;
+  PetscInt         product_min_rows; /* -mat_gpuformat_product_min_rows: products with fewer rows stay MATSEQAIJCUSPARSE */
+} Mat_GPUFormat;
+
+/* The operations of a freshly created MATSEQAIJCUSPARSE matrix, not bound to the CPU (gpuformat.c) */
+PETSC_INTERN struct _MatOps MatGPUFormatBaseOps;
+
+PETSC_INTERN PetscErrorCode MatGPUFormatGetCtx_Private(Mat, Mat_GPUFormat **);
+PETSC_INTERN PetscErrorCode MatGPUFormatIsOurs_Private(Mat, Mat_GPUFormat **);
+PETSC_INTERN PetscErrorCode MatGPUFormatReadOptions_Private(Mat, Mat_GPUFormat *);
+PETSC_INTERN PetscErrorCode MatGPUFormatConvertInPlace_Private(Mat, MatGPUFormatOps *);
+PETSC_INTERN PetscErrorCode MatGPUFormatCopyParams_Private(Mat_GPUFormat *, Mat);
+
+/* gpuformatproduct.c: the operations the common layer installs on every matrix of our types */
+PETSC_INTERN PetscErrorCode MatProductSetFromOptions_GPUFormat(Mat);
+PETSC_INTERN PetscErrorCode MatGetBlockDiagonal_GPUFormat(Mat, Mat *);
+PETSC_INTERN PetscErrorCode MatGPUFormatRegisterSolvers_Private(MatGPUFormatOps *);

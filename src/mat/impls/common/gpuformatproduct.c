@@ -1,0 +1,271 @@
+/*
+   PETSc citizenship of the petsc-gpuformats types beyond MatMult: matrix-matrix products (MatProduct and
+   MatMatMult(), MatPtAP(), ...), the point-block Jacobi preconditioners' GPU path, and cuSPARSE's
+   factorizations. Written once for every format.
+
+   Products. cuSPARSE's product code (MatProductSetFromOptions_SeqAIJCUSPARSE() and the symbolic and numeric
+   phases it installs) takes its GPU path only for operands whose type name is exactly MATSEQAIJCUSPARSE, and
+   PETSc's product dispatch finds it only when the operands' product operations agree. Our matrices are
+   MATSEQAIJCUSPARSE matrices in every field that code reads (A->data, A->spptr, the device CSR): for the
+   duration of each product phase they present that type name and cuSPARSE's product operation (a
+   "masquerade"), so PETSc takes exactly the path it takes for aijcusparse: cuSPARSE's SpGEMM on the GPU, or
+   its CPU fallback where aijcusparse has one. The phases that PETSc then installs on the result are wrapped
+   so that every later phase runs under the same masquerade. The result, a MATSEQAIJCUSPARSE, then takes the
+   format of the first of our operands (A, else B, else C), so that a multigrid hierarchy stays in the user's
+   format, unless it has fewer rows than -mat_gpuformat_product_min_rows.
+   A host MATSEQAIJ or MATSEQMAIJ operand B or C of a product whose A is one of ours (not bound to the CPU) is
+   moved to the GPU first, converted in place to MATSEQAIJCUSPARSE, as cuSPARSE does with a host dense B: DMDA
+   gives interpolations the type MATAIJ (MAIJ for several fields) for any -dm_mat_type that does not begin with
+   "aij", so without this the Galerkin products of PCMG would run on the CPU, as would the interpolation itself.
+*/
+#include "gpuformatimpl.h"
+
+PETSC_EXTERN PetscErrorCode MatGetFactor_seqaijcusparse_cusparse(Mat, MatFactorType, Mat *);
+
+#define MATGPUFORMAT_PRODUCT_CTX "MatGPUFormatProduct_ctx"
+#define MATGPUFORMAT_MASQUERADE  4 /* A, B, C and the result */
+
+/* The phases PETSc installed on a product's result, which ours wrap */
+typedef struct {
+  PetscErrorCode (*symbolic)(Mat);
+  PetscErrorCode (*numeric)(Mat);
+} MatGPUFormatProduct;
+
+typedef struct {
+  PetscInt n;
+  Mat      mat[MATGPUFORMAT_MASQUERADE];
+  MatType  type[MATGPUFORMAT_MASQUERADE];
+  PetscErrorCode (*productsetfromoptions[MATGPUFORMAT_MASQUERADE])(Mat);
+} MatGPUFormatMasquerade;
+
+static PetscInt MatGPUFormatMasqueradeDepth; /* > 0 while any masquerade is in effect */
+
+static PetscErrorCode MatGPUFormatMasqueradeAdd_Private(MatGPUFormatMasquerade *mq, Mat X)
+{
+  Mat_GPUFormat *ctx;
+
+  PetscFunctionBegin;
+  if (!X) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < mq->n; i++)
+    if (mq->mat[i] == X) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatIsOurs_Private(X, &ctx));
+  if (!ctx) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(mq->n < MATGPUFORMAT_MASQUERADE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Too many matrices in a product");
+  mq->mat[mq->n]                   = X;
+  mq->type[mq->n]                  = ctx->ops->seqtype;
+  mq->productsetfromoptions[mq->n] = X->ops->productsetfromoptions;
+  mq->n++;
+  PetscCall(PetscObjectChangeTypeName((PetscObject)X, MATSEQAIJCUSPARSE));
+  if (X->ops->productsetfromoptions == MatProductSetFromOptions_GPUFormat) X->ops->productsetfromoptions = MatGPUFormatBaseOps.productsetfromoptions;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Our matrices among A, B, C (of an ABC product) and D present themselves as MATSEQAIJCUSPARSE */
+static PetscErrorCode MatGPUFormatMasqueradeBegin_Private(Mat D, PetscBool withD, MatGPUFormatMasquerade *mq)
+{
+  Mat_Product *product = D->product;
+
+  PetscFunctionBegin;
+  mq->n = 0;
+  MatGPUFormatMasqueradeDepth++;
+  PetscCall(MatGPUFormatMasqueradeAdd_Private(mq, product->A));
+  PetscCall(MatGPUFormatMasqueradeAdd_Private(mq, product->B));
+  if (product->type == MATPRODUCT_ABC) PetscCall(MatGPUFormatMasqueradeAdd_Private(mq, product->C));
+  if (withD) PetscCall(MatGPUFormatMasqueradeAdd_Private(mq, D));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGPUFormatMasqueradeEnd_Private(MatGPUFormatMasquerade *mq)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < mq->n; i++) {
+    PetscCall(PetscObjectChangeTypeName((PetscObject)mq->mat[i], mq->type[i]));
+    mq->mat[i]->ops->productsetfromoptions = mq->productsetfromoptions[i];
+  }
+  mq->n = 0;
+  MatGPUFormatMasqueradeDepth--;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGPUFormatProductGet_Private(Mat D, MatGPUFormatProduct **pd)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectContainerQuery((PetscObject)D, MATGPUFORMAT_PRODUCT_CTX, (void **)pd));
+  if (!*pd) {
+    PetscCall(PetscNew(pd));
+    PetscCall(PetscObjectContainerCompose((PetscObject)D, MATGPUFORMAT_PRODUCT_CTX, *pd, PetscContainerUserDestroyDefault));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatProductSymbolic_GPUFormat(Mat);
+static PetscErrorCode MatProductNumeric_GPUFormat(Mat);
+
+/* Puts our wrappers in front of the phases PETSc (re)installed on D */
+static PetscErrorCode MatGPUFormatProductWrap_Private(Mat D)
+{
+  MatGPUFormatProduct *pd;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatProductGet_Private(D, &pd));
+  if (D->ops->productsymbolic && D->ops->productsymbolic != MatProductSymbolic_GPUFormat) {
+    pd->symbolic            = D->ops->productsymbolic;
+    D->ops->productsymbolic = MatProductSymbolic_GPUFormat;
+  }
+  if (D->ops->productnumeric && D->ops->productnumeric != MatProductNumeric_GPUFormat) {
+    pd->numeric            = D->ops->productnumeric;
+    D->ops->productnumeric = MatProductNumeric_GPUFormat;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A MATSEQAIJCUSPARSE result takes the format of the first of our operands, unless it is small */
+static PetscErrorCode MatGPUFormatProductResultType_Private(Mat D)
+{
+  Mat_Product   *product = D->product;
+  Mat            operands[3], src = NULL;
+  Mat_GPUFormat *ctx = NULL;
+  PetscBool      cusparse;
+
+  PetscFunctionBegin;
+  operands[0] = product->A;
+  operands[1] = product->B;
+  operands[2] = product->type == MATPRODUCT_ABC ? product->C : NULL;
+  for (PetscInt i = 0; i < 3 && !ctx; i++) {
+    if (operands[i]) PetscCall(MatGPUFormatIsOurs_Private(operands[i], &ctx));
+    if (ctx) src = operands[i];
+  }
+  PetscCall(PetscObjectTypeCompare((PetscObject)D, MATSEQAIJCUSPARSE, &cusparse));
+  if (!ctx || !cusparse || D->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!ctx->options_read) PetscCall(MatGPUFormatReadOptions_Private(src, ctx));
+  if (D->rmap->n < ctx->product_min_rows) {
+    PetscCall(PetscInfo(D, "Product of %" PetscInt_FMT " rows stays %s (-mat_gpuformat_product_min_rows %" PetscInt_FMT ")\n", D->rmap->n, MATSEQAIJCUSPARSE, ctx->product_min_rows));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatGPUFormatConvertInPlace_Private(D, ctx->ops));
+  PetscCall(MatGPUFormatCopyParams_Private(ctx, D));
+  PetscCall(PetscInfo(D, "Product of %" PetscInt_FMT " rows takes the type %s of its operand\n", D->rmap->n, ctx->ops->seqtype));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatProductSymbolic_GPUFormat(Mat D)
+{
+  MatGPUFormatProduct   *pd;
+  MatGPUFormatMasquerade mq;
+  Mat_GPUFormat         *dctx;
+  PetscErrorCode         ierr;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatProductGet_Private(D, &pd));
+  PetscCheck(pd->symbolic, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Missing symbolic phase");
+  PetscCall(MatGPUFormatIsOurs_Private(D, &dctx)); /* a result of ours given by the caller keeps its type */
+  PetscCall(MatGPUFormatMasqueradeBegin_Private(D, PETSC_TRUE, &mq));
+  ierr = pd->symbolic(D);
+  PetscCall(MatGPUFormatMasqueradeEnd_Private(&mq));
+  PetscCall(ierr);
+  PetscCall(MatGPUFormatProductWrap_Private(D));
+  if (!dctx) PetscCall(MatGPUFormatProductResultType_Private(D));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatProductNumeric_GPUFormat(Mat D)
+{
+  MatGPUFormatProduct   *pd;
+  MatGPUFormatMasquerade mq;
+  PetscErrorCode         ierr;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatProductGet_Private(D, &pd));
+  PetscCheck(pd->numeric, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Missing numeric phase");
+  PetscCall(MatGPUFormatMasqueradeBegin_Private(D, PETSC_TRUE, &mq));
+  ierr = pd->numeric(D);
+  PetscCall(MatGPUFormatMasqueradeEnd_Private(&mq));
+  PetscCall(ierr);
+  PetscCall(MatGPUFormatProductWrap_Private(D)); /* some numeric phases (PETSc's ABC) reinstall themselves */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* B and C of a product whose A is one of ours on the GPU move to the GPU when they are host MATSEQAIJ or MATSEQMAIJ (the
+   interpolation of a DMDA of several fields), as MatCreateMAIJ() moves a MAIJ of an aijcusparse matrix there */
+static PetscErrorCode MatGPUFormatProductUploadOperands_Private(Mat D)
+{
+  Mat_Product   *product = D->product;
+  Mat_GPUFormat *actx;
+  Mat            X[2];
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatIsOurs_Private(product->A, &actx));
+  if (!actx || product->A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
+  X[0] = product->B;
+  X[1] = product->type == MATPRODUCT_ABC ? product->C : NULL;
+  for (PetscInt i = 0; i < 2; i++) {
+    PetscBool host;
+
+    if (!X[i] || !X[i]->assembled) continue; /* a host type reports itself bound to the CPU: not a choice of the user's */
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)X[i], &host, MATSEQAIJ, MATSEQMAIJ, ""));
+    if (!host) continue;
+    PetscCall(PetscInfo(D, "Operand %s of a product with %s moves to the GPU: %s in place\n", i ? "C" : "B", actx->ops->seqtype, MATSEQAIJCUSPARSE));
+    PetscCall(MatConvert(X[i], MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &X[i]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The product operation of our types, and "MatProductSetFromOptions_anytype_C" on them: PETSc's own dispatch,
+   run again under the masquerade, chooses what it chooses for aijcusparse. Reached again from that dispatch
+   (through "anytype", when PETSc has nothing for the masqueraded operands either), it does nothing, so PETSc
+   goes on to the fallbacks it has for aijcusparse.
+*/
+PetscErrorCode MatProductSetFromOptions_GPUFormat(Mat D)
+{
+  MatGPUFormatMasquerade mq;
+  PetscErrorCode         ierr;
+
+  PetscFunctionBegin;
+  MatCheckProduct(D, 1);
+  if (MatGPUFormatMasqueradeDepth) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatProductUploadOperands_Private(D));
+  PetscCall(MatGPUFormatMasqueradeBegin_Private(D, PETSC_FALSE, &mq));
+  ierr = MatProductSetFromOptions(D);
+  PetscCall(MatGPUFormatMasqueradeEnd_Private(&mq));
+  PetscCall(ierr);
+  PetscCall(MatGPUFormatProductWrap_Private(D));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   MATOP_GET_BLOCK_DIAGONAL and MATOP_GET_VBLOCK_DIAGONAL: a MATSEQAIJCUSPARSE view of A (its host CSR arrays,
+   not copied). PCPBJACOBI and PCVPBJACOBI take their GPU path for a MATSEQAIJCUSPARSE pmat or block diagonal
+   matrix only; they invert the blocks of this one on the host, as they do for aijcusparse, and destroy it.
+*/
+PetscErrorCode MatGetBlockDiagonal_GPUFormat(Mat A, Mat *D)
+{
+  const PetscInt    *ia, *ja;
+  const PetscScalar *a;
+  PetscInt           n;
+  PetscBool          done;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJGetArrayRead(A, &a)); /* the host values, current */
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No row structure for %s", ((PetscObject)A)->type_name);
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, A->rmap->n, A->cmap->n, (PetscInt *)ia, (PetscInt *)ja, (PetscScalar *)a, D));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
+  PetscCall(MatSetBlockSizesFromMats(*D, A, A));
+  PetscCall(MatConvert(*D, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, D));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* cuSPARSE's LU, Cholesky, ILU and ICC for our type, as for aijcusparse (its default factorization) */
+PetscErrorCode MatGPUFormatRegisterSolvers_Private(MatGPUFormatOps *ops)
+{
+  const MatFactorType ftypes[] = {MAT_FACTOR_LU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ILU, MAT_FACTOR_ICC};
+
+  PetscFunctionBegin;
+  /* MatSolverTypeRegister() reads its list before it initializes the package, whose own registrations it would then
+     drop: the package must be initialized first */
+  PetscCall(MatInitializePackage());
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(ftypes); i++) PetscCall(MatSolverTypeRegister(MATSOLVERCUSPARSE, ops->seqtype, ftypes[i], MatGetFactor_seqaijcusparse_cusparse));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
