@@ -1,0 +1,44 @@
+#!/bin/sh
+# One of PETSc's own programs, unmodified, once with aijcusparse and once with TYPE (loaded with -dll_append). With
+# TYPE it must
+#   - take the same iterations (every "iterations N" that -ksp_converged_reason prints, in order);
+#   - keep every operator that aijcusparse's run shows as seqaijcusparse (-ksp_view: all the multigrid levels) in TYPE;
+#   - compute on the GPU every matrix-matrix product that aijcusparse's run computes there (GPU %F in -log_view).
+#   petsc_parity.sh PROGRAM LIBRARY TYPE TYPE_OPTION ARGS...      (TYPE_OPTION: -mat_type or -dm_mat_type)
+set -eu
+exe=$1
+lib=$2
+type=$3
+opt=$4
+shift 4
+views="-ksp_converged_reason -ksp_view -log_view"
+ref=$("$exe" "$@" $opt aijcusparse $views) || { printf '%s\n' "$ref"; echo "FAILED: the run with aijcusparse"; exit 1; }
+out=$("$exe" "$@" -dll_append "$lib" $opt "$type" $views) || { printf '%s\n' "$out"; echo "FAILED: the run with $type"; exit 1; }
+fail() {
+  printf '%s\n' "$out"
+  echo "FAILED: $*"
+  exit 1
+}
+its() { printf '%s\n' "$1" | grep -o 'iterations [0-9][0-9]*' | tr '\n' ' '; }
+[ -n "$(its "$ref")" ] || fail "no iteration count from aijcusparse"
+[ "$(its "$out")" = "$(its "$ref")" ] || fail "$type took $(its "$out"), aijcusparse $(its "$ref")"
+# cuSPARSE's factors (of coarse solves, ILU) are seqaijcusparse in both runs
+count() { printf '%s\n' "$1" | grep -c "$2" || true; }
+nref=$(count "$ref" 'type: seqaijcusparse$')
+fref=$(count "$ref" 'package used to perform factorization: cusparse')
+nout=$(count "$out" "type: seqaijcusparse$type\$")
+nplain=$(count "$out" 'type: seqaijcusparse$')
+[ "$nref" -gt "$fref" ] || fail "aijcusparse's run shows no seqaijcusparse operator"
+[ "$nout" = $((nref - fref)) ] && [ "$nplain" = "$fref" ] || fail "$nout matrices of type seqaijcusparse$type and $nplain of type seqaijcusparse, where aijcusparse has $nref, $fref of them factors"
+# GPU %F (the last column of -log_view) of the product events
+gpuf() { printf '%s\n' "$1" | awk '/^(MatPtAP|MatMatMult|MatTrnMatMult|MatMatTrnMult|MatRARt|MatMatMatMult|MatTransposeMatMult)/ {print $1, $NF}' | sort; }
+gref=$(gpuf "$ref")
+gout=$(gpuf "$out")
+bad=$(printf '%s\n' "$gref" | while read -r ev f; do
+  [ -n "$ev" ] || continue
+  g=$(printf '%s\n' "$gout" | awk -v e="$ev" '$1 == e {print $2}')
+  if [ "$f" != 0 ] && [ "${g:-0}" = 0 ]; then echo "$ev: GPU %F $f with aijcusparse, ${g:-none} with $type"; fi
+done)
+[ -z "$bad" ] || fail "$bad"
+echo "$type and aijcusparse: iterations $(its "$ref"); $nout operators of type seqaijcusparse$type; product events on the GPU:"
+printf '%s\n' "$gout" | sed 's/^/  /'
