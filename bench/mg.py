@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Multigrid with PETSc's own tutorials, unmodified: every type against aijcusparse.
+
+Runs ksp/ksp/tutorials/ex45 (3D Laplacian, GAMG and Galerkin PCMG), snes/tutorials/ex19 (driven cavity, GAMG) and
+ksp/ksp/tutorials/ex56 (3D elasticity, GAMG), built by the project's CMake (build-gpu/tests/petsc_*), with
+-log_view -log_view_gpu_time (without it PETSc reports no time for PCSetUp on a GPU), once per type and repeat.
+Every run appends one JSON record to RESULTS (default bench/results/<gpu>/mg.jsonl) with the provenance (commit,
+dirty flag, GPU, driver, CUDA and PETSc versions); then the report (median of the repeats) is written next to it
+as mg.md.
+
+  python3 bench/mg.py [--build build-gpu] [--types aijcusparse,cmrs,sellcs,bce] [--repeat 3] [--cases ex45_gamg_65,...]
+  python3 bench/mg.py --report bench/results/h100/mg.jsonl       # the report only
+
+Each type's run adds -dll_append <the library>; aijcusparse runs without it. A type written TYPE/OPTION=VALUE/...
+passes extra options, e.g. cmrs/mat_gpuformat_product_min_rows=100000.
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+# name: (program, type option, arguments)
+GRID = "-da_grid_x {n} -da_grid_y {n} -da_grid_z {n} -dm_vec_type cuda -ksp_type cg"
+CASES = {
+    "ex45_gamg_65": ("petsc_ksp_ksp_ex45", "-dm_mat_type", GRID.format(n=65) + " -pc_type gamg"),
+    "ex45_mg_65": ("petsc_ksp_ksp_ex45", "-dm_mat_type", GRID.format(n=65) + " -pc_type mg -pc_mg_levels 4 -pc_mg_galerkin both"),
+    "ex45_gamg_129": ("petsc_ksp_ksp_ex45", "-dm_mat_type", GRID.format(n=129) + " -pc_type gamg"),
+    "ex45_mg_129": ("petsc_ksp_ksp_ex45", "-dm_mat_type", GRID.format(n=129) + " -pc_type mg -pc_mg_levels 4 -pc_mg_galerkin both"),
+    "ex19_gamg": ("petsc_snes_ex19", "-dm_mat_type", "-da_refine 6 -dm_vec_type cuda -pc_type gamg"),
+    "ex56_gamg": ("petsc_ksp_ksp_ex56", "-mat_type", "-ne 39 -alpha 1.e-3 -ksp_type cg -pc_type gamg -pc_gamg_agg_nsmooths 1 -use_mat_nearnullspace"),
+}
+EVENTS = ("PCSetUp", "KSPSolve", "SNESSolve", "MatMult", "MatPtAPNumeric", "MatPtAPSymbolic", "CMRSBuild", "SELLCSBuild", "BCEBuild", "CMRSValues", "SELLCSValues", "BCEValues")
+
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=30).stdout.strip()
+    except Exception:
+        return ""
+
+
+def provenance(root):
+    commit = sh(f"git -C {root} rev-parse --short HEAD") or os.environ.get("GIT_COMMIT", "unknown")
+    dirty = bool(sh(f"git -C {root} status --porcelain --untracked-files=no")) if commit != "unknown" else None
+    gpu = sh("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader -i 0").split(", ")
+    petsc = os.environ.get("PETSC_DIR", "/opt/petsc-cuda")
+    version = sh(f"sed -n 's/^Version: //p' {petsc}/lib/pkgconfig/PETSc.pc")
+    cuda = sh("nvcc --version | sed -n 's/.*release \\([0-9.]*\\).*/\\1/p'")
+    return {"commit": commit, "dirty": dirty, "gpu": gpu[0] if gpu and gpu[0] else "none", "driver": gpu[1] if len(gpu) > 1 else "",
+            "cuda": cuda, "petsc": version}
+
+
+def parse(out):
+    """Times (max over ranks), counts and GPU %F of the events, the iterations and the total time of one -log_view"""
+    rec = {"iterations": [int(x) for x in re.findall(r"iterations (\d+)", out)]}
+    m = re.search(r"^Time \(sec\):\s+(\S+)", out, re.M)
+    rec["total_s"] = float(m.group(1)) if m else None
+    for ev in EVENTS:
+        m = re.search(rf"^{ev}\s+(\d+)\s+\S+\s+(\S+)\s.*\s(\S+)\s*$", out, re.M)
+        if m:
+            t = m.group(2)
+            rec[ev] = {"count": int(m.group(1)), "s": float(t) if t != "n/a" else None, "gpu_flop_pct": float(m.group(3)) if m.group(3) != "n/a" else None}
+    return rec
+
+
+def run(args, case, typ, lib, prov):
+    prog, typeopt, cargs = CASES[case]
+    parts = typ.split("/")
+    base, extra = parts[0], " ".join("-" + p.replace("=", " ", 1) for p in parts[1:])
+    exe = os.path.join(args.build, "tests", prog)
+    cmd = f"{exe} {cargs} {typeopt} {base} {extra} -ksp_converged_reason -log_view -log_view_gpu_time"
+    if base != "aijcusparse":
+        cmd += f" -dll_append {lib}"
+    t0 = time.time()
+    p = subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=args.timeout)
+    rec = {"case": case, "type": typ, "command": cmd.replace(args.build + "/", ""), "rc": p.returncode, "wall_s": round(time.time() - t0, 3)}
+    rec.update(parse(p.stdout))
+    rec.update(prov)
+    if p.returncode:
+        rec["error"] = (p.stdout + p.stderr)[-2000:]
+    return rec
+
+
+def med(vals):
+    vals = [v for v in vals if v is not None]
+    return statistics.median(vals) if vals else None
+
+
+def report(path):
+    recs = [json.loads(line) for line in open(path)]
+    out = []
+    dev = {r["gpu"] for r in recs}
+    commits = sorted({r["commit"] + ("-dirty" if r.get("dirty") else "") for r in recs})
+    out.append(f"# Multigrid with PETSc's tutorials: every type against aijcusparse\n")
+    out.append(f"GPU: {', '.join(sorted(dev))}; commit {', '.join(commits)}; PETSc {recs[0]['petsc']}, CUDA {recs[0]['cuda']}, driver {recs[0]['driver']}. "
+               "Times from `-log_view -log_view_gpu_time` (max over ranks), median of the repeats; written by `bench/mg.py`.\n")
+    out.append("| case | type | runs | iterations | PCSetUp s | KSPSolve s | SNESSolve s | PCSetUp / aijcusparse | setup + solve / aijcusparse | MatMult s (count) | format builds (s) | PtAP GPU %F |")
+    out.append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    cases = []
+    for r in recs:
+        if r["case"] not in cases:
+            cases.append(r["case"])
+    for case in cases:
+        rows = [r for r in recs if r["case"] == case]
+        types = []
+        for r in rows:
+            if r["type"] not in types:
+                types.append(r["type"])
+        stats = {}
+        for t in types:
+            rr = [r for r in rows if r["type"] == t and r["rc"] == 0]
+            def ev(name, key="s"):
+                return med([r[name][key] for r in rr if name in r])
+            solve = ev("SNESSolve") if ev("SNESSolve") is not None else ev("KSPSolve")
+            setup = ev("PCSetUp")
+            builds = sum(med([r[e]["s"] for r in rr if e in r]) or 0 for e in ("CMRSBuild", "SELLCSBuild", "BCEBuild"))
+            nbuilds = sum(med([r[e]["count"] for r in rr if e in r]) or 0 for e in ("CMRSBuild", "SELLCSBuild", "BCEBuild"))
+            its = sorted({" ".join(map(str, r["iterations"])) for r in rr})
+            stats[t] = dict(n=len(rr), nfail=len([r for r in rows if r["type"] == t and r["rc"]]), its=" / ".join(its), setup=setup, ksp=ev("KSPSolve"), snes=ev("SNESSolve"),
+                            sum=(setup or 0) + (solve or 0) if setup is not None else None, mm=ev("MatMult"), mmc=ev("MatMult", "count"), builds=builds, nbuilds=nbuilds,
+                            ptap=ev("MatPtAPNumeric", "gpu_flop_pct"))
+        ref = stats.get("aijcusparse")
+        for t in types:
+            s = stats[t]
+            f = lambda v, d=3: "" if v is None else f"{v:.{d}f}"
+            rs = "" if not ref or not ref["setup"] or s["setup"] is None else f"{s['setup'] / ref['setup']:.3f}"
+            rt = "" if not ref or not ref["sum"] or s["sum"] is None else f"{s['sum'] / ref['sum']:.3f}"
+            fails = f" ({s['nfail']} failed)" if s["nfail"] else ""
+            out.append(f"| {case} | {t} | {s['n']}{fails} | {s['its']} | {f(s['setup'])} | {f(s['ksp'])} | {f(s['snes'])} | {rs} | {rt} | {f(s['mm'], 4)} ({'' if s['mmc'] is None else int(s['mmc'])}) | "
+                       f"{int(s['nbuilds'])} ({s['builds']:.4f}) | {'' if s['ptap'] is None else int(s['ptap'])} |")
+    md = os.path.splitext(path)[0] + ".md"
+    open(md, "w").write("\n".join(out) + "\n")
+    print("\n".join(out))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build-gpu")
+    ap.add_argument("--types", default="aijcusparse,cmrs,sellcs,bce")
+    ap.add_argument("--cases", default=",".join(CASES))
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--results", default=None)
+    ap.add_argument("--report", default=None, help="only write the report of this JSONL file")
+    args = ap.parse_args()
+    if args.report:
+        report(args.report)
+        return
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    prov = provenance(root)
+    gpu = re.sub(r"[^a-z0-9]+", "", prov["gpu"].lower().replace("nvidia", "").split()[0] if prov["gpu"] != "none" else "none")
+    results = args.results or os.path.join(root, "bench", "results", gpu, "mg.jsonl")
+    os.makedirs(os.path.dirname(results), exist_ok=True)
+    lib = os.path.abspath(os.path.join(args.build, "libpetscgpuformats.so"))
+    with open(results, "a") as f:
+        for case in args.cases.split(","):
+            for rep in range(args.repeat):
+                for typ in args.types.split(","):  # types interleaved, so that drift hits all alike
+                    rec = run(args, case, typ, lib, prov)
+                    f.write(json.dumps(rec) + "\n")
+                    f.flush()
+                    print(f"{case} {typ} rep {rep}: rc {rec['rc']} its {rec.get('iterations')} PCSetUp {rec.get('PCSetUp', {}).get('s')} "
+                          f"KSPSolve {rec.get('KSPSolve', {}).get('s')} wall {rec['wall_s']}", flush=True)
+    report(results)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
