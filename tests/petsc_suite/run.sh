@@ -96,6 +96,20 @@ mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
 mkdir -p "$OUTDIR/work"
 
+# The harness runs PETSCDIFF as a command: an executable copy of normdiff.sh (a checkout may not keep the mode),
+# checked once on two equal files and on two that differ, so that a broken wrapper cannot turn every test into a diff
+install -m 755 "$HERE/normdiff.sh" "$OUTDIR/work/normdiff.sh"
+printf 'type: seqaijcusparse\n' > "$OUTDIR/work/selfcheck.a"
+printf 'type: seqaijcusparse\n' > "$OUTDIR/work/selfcheck.b"
+printf 'type: seqaij\n' > "$OUTDIR/work/selfcheck.c"
+PGF_PETSCDIFF=$PETSCDIFF_REAL "$OUTDIR/work/normdiff.sh" "$OUTDIR/work/selfcheck.a" "$OUTDIR/work/selfcheck.b" > /dev/null 2>&1 \
+  || { echo "run.sh: $OUTDIR/work/normdiff.sh fails on equal files" >&2; exit 1; }
+if PGF_PETSCDIFF=$PETSCDIFF_REAL "$OUTDIR/work/normdiff.sh" "$OUTDIR/work/selfcheck.a" "$OUTDIR/work/selfcheck.c" > /dev/null 2>&1; then
+  echo "run.sh: $OUTDIR/work/normdiff.sh finds no difference between different files" >&2
+  exit 1
+fi
+rm -f "$OUTDIR"/work/selfcheck.?
+
 # ---- selection: sources whose TEST block names aijcusparse in an args: line (same list for every type)
 "$PY" "$HERE/prepare.py" find --examples "$EX" --dirs "$DIRS" > "$OUTDIR/files.txt"
 FILES=$(tr '\n' ' ' < "$OUTDIR/files.txt")

@@ -2,7 +2,7 @@
 # One step of run.sh for one type, run by the Makefile that run.sh writes in OUTDIR/work (so that the steps of all
 # types share one make jobserver: make -j N in total). Not meant to be run by hand.
 #   step.sh build|test TYPE
-# Environment (from run.sh): PGF_OUT, PGF_PETSC_DIR, PGF_PY, PGF_LIB, PGF_TIMEOUT, PGF_HERE, PGF_BASE_OPTIONS
+# Environment (from run.sh): PGF_OUT (its work/normdiff.sh is the harness's PETSCDIFF for our types), PGF_PETSC_DIR, PGF_PY, PGF_LIB, PGF_TIMEOUT, PGF_HERE, PGF_BASE_OPTIONS
 set -uo pipefail
 step=$1
 T=$2
@@ -29,7 +29,7 @@ case $step in
     if [ ${#labels[@]} -gt 0 ]; then
       if [ "$T" != aijcusparse ]; then
         export PETSC_OPTIONS="${PGF_BASE_OPTIONS} -dll_append ${PGF_LIB}"
-        export PETSCDIFF="$PGF_HERE/normdiff.sh" PGF_PETSCDIFF="$PGF_PETSC_DIR/lib/petsc/bin/petscdiff" PGF_TYPE="$T" \
+        export PETSCDIFF="$PGF_OUT/work/normdiff.sh" PGF_PETSCDIFF="$PGF_PETSC_DIR/lib/petsc/bin/petscdiff" PGF_TYPE="$T" \
           PGF_DIFFLOG="$W/normdiff.log"
       else
         export PETSC_OPTIONS="${PGF_BASE_OPTIONS}"
