@@ -11,9 +11,9 @@
 #   BENCH         bench_spmv binary (default build-gpu/examples/bench_spmv)
 #   OUT           output folder (default bench/results); records go to $OUT/SUITE.jsonl and the
 #                 full console output to $OUT/SUITE.log
-#   SELLCUDA      1 to also time PETSc's sellcuda on every matrix (default 1 for cmrs and sellcs, 0 for bce)
-#   SELL_TIMEOUT  seconds allowed for one sellcuda run (default 60); PETSc converts AIJ to SELL
-#                 entry by entry, which can be slow for large matrices
+#   SELLCUDA      1 to also time PETSc's sellcuda on every matrix, 0 to leave it out (default 1)
+#   SELL_TIMEOUT  seconds allowed for one sellcuda run (default 60), a guard: bench_spmv builds sellcuda through
+#                 PETSc's own AIJ to SELL to SELLCUDA conversions
 #   BENCH_ARGS    extra options for every bench_spmv run, e.g. "-batches 3 -reps 50"
 #   APPEND        set to 1 to append to an existing SUITE.jsonl instead of starting it afresh
 #
@@ -79,7 +79,6 @@ bce) # issue 4: BCE and its L against cuSPARSE, CMRS and SELL-C-sigma on the mat
     "rmat -scale 20 -edge_factor 16"
     "circuit -rows 4000000"
   )
-  SELLCUDA=${SELLCUDA:-0}
   ;;
 rmat) # issue 3, point 5: R-MAT of scales 20 to 22 (design.md section 6: a working set under 4 times the L2 cache
   # measures the cache; scale 20's is 214 MB, 3.6 times the H200's 60 MB L2), against cuSPARSE, BCE and the yardsticks
@@ -93,7 +92,6 @@ rmat) # issue 3, point 5: R-MAT of scales 20 to 22 (design.md section 6: a worki
 refresh) # products right after a change of values (value_change_us), the formats' value refresh included
   TYPES="aijcusparse,cmrs,sellcs,bce"
   MATRICES=("${SELLCS_MATRICES[@]}")
-  SELLCUDA=${SELLCUDA:-0}
   ;;
 *)
   echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh)" >&2
