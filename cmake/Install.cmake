@@ -20,7 +20,10 @@ foreach(_lib IN LISTS MPI_C_LIBRARIES)
   get_filename_component(_dir "${_lib}" DIRECTORY)
   get_filename_component(_name "${_lib}" NAME_WE)
   string(REGEX REPLACE "^lib" "" _name "${_name}")
-  string(APPEND PETSCGPUFORMATS_MPI_LIBS " -L${_dir} -l${_name}")
+  string(APPEND PETSCGPUFORMATS_MPI_LIBS " -L${_dir} -Wl,-rpath,${_dir} -l${_name}")
 endforeach()
+# PETSc's PETSc.pc gives -L without a run path: ours adds it, so that a program linked with
+# `pkg-config --libs petscgpuformats` runs without LD_LIBRARY_PATH, as one linked by PETSc's makefiles does
+set(PETSCGPUFORMATS_PETSC_RPATH "-Wl,-rpath,${PETSC_LIBDIR}")
 configure_file(cmake/petscgpuformats.pc.in ${PROJECT_BINARY_DIR}/petscgpuformats.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/petscgpuformats.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -24,6 +24,12 @@ int main(int argc, char **argv)
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(MatGenFromOptions(&A, name, sizeof(name), params, sizeof(params)));
+  if (!A) { /* -help */
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-o", out, sizeof(out), NULL));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  -o <file>: the output file (default: the kind, .dat; .mtx writes Matrix Market)\n"));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   PetscCall(PetscOptionsGetString(NULL, NULL, "-o", out, sizeof(out), &flg));
   if (!flg) PetscCall(PetscSNPrintf(out, sizeof(out), "%s.dat", name));
   PetscCall(PetscStrlen(out, &len));

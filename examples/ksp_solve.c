@@ -143,6 +143,20 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-f", "PETSc binary matrix file (replaces the Laplacian)", NULL, file, file, sizeof(file), &flg_file));
   PetscCall(PetscOptionsBoundedInt("-mult_reps", "Number of timed MatMult() products", NULL, mult_reps, &mult_reps, NULL, 0));
   PetscOptionsEnd();
+  {
+    PetscBool hashelp;
+
+    PetscCall(PetscOptionsHasHelp(NULL, &hashelp));
+    if (hashelp) { /* the solver's options too, then nothing else: no matrix, no GPU */
+      PetscCall(PetscPrintf(comm, "  -mat_type <type>: the matrix type, e.g. aijcusparse, or cmrs, sellcs, bce of petsc-gpuformats\n"));
+      PetscCall(KSPCreate(comm, &ksp));
+      PetscCall(KSPSetType(ksp, KSPCG));
+      PetscCall(KSPSetFromOptions(ksp));
+      PetscCall(KSPDestroy(&ksp));
+      PetscCall(PetscFinalize());
+      return 0;
+    }
+  }
   PetscCheck(!(flg_file && flg_grid), comm, PETSC_ERR_USER_INPUT, "-grid and -f are mutually exclusive");
 
   /* Matrix */

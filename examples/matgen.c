@@ -821,7 +821,7 @@ const char *const MatGenKinds[] = {"lap2d5", "lap3d7", "lap3d27", "banded", "lon
   MatGenFromOptions - Generates (or loads) the host `MATSEQAIJ` matrix the options ask for
 
   Output Parameters:
-+ A      - the matrix
++ A      - the matrix; NULL with -help, which prints the options and generates nothing
 . name   - its kind (or the file's base name), of length namelen
 - params - its parameters as "key=value ...", of length paramslen
 
@@ -897,6 +897,17 @@ PetscErrorCode MatGenFromOptions(Mat *A, char name[], size_t namelen, char param
   PetscCall(PetscOptionsString("-f", "PETSc binary or Matrix Market file (with -matrix file)", NULL, file, file, sizeof(file), &flg_file));
   PetscCall(PetscOptionsBoundedInt("-seed", "Seed of the random values", NULL, seed, &seed, NULL, 0));
   PetscOptionsEnd();
+  {
+    PetscBool help;
+
+    PetscCall(PetscOptionsHasHelp(NULL, &help));
+    if (help) { /* -help printed the options above: nothing to generate */
+      *A = NULL;
+      if (namelen) name[0] = 0;
+      if (paramslen) params[0] = 0;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   PetscCheck(kind != MATRIX_FILE || flg_file, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-matrix file needs -f <PETSc binary or Matrix Market file>");
   PetscCheck(kind == MATRIX_FILE || !flg_file, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-f needs -matrix file");
 
