@@ -544,14 +544,13 @@ static PetscErrorCode BCEParameters(void)
     PetscCheck(PetscAbsReal(cost - ref) <= 1e-12 * ref && PetscAbsReal(BCECostOf(k, ends, len, cnt, L) - cost) <= 1e-12 * cost, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition of %" PetscInt_FMT " lengths (L %" PetscInt_FMT "): cost %.17g, O(q^2) recurrence %.17g", q, L, (double)cost, (double)ref);
     nquad++;
   }
-  /* 10,000 distinct lengths, a long tail of few rows each: the partition takes under 10 ms */
+  /* 10,000 distinct lengths, a long tail of few rows each (the time is printed, not checked: timings belong to benchmarks) */
   PetscCall(BCERandomDistribution(rnd, 10000, 20, 200, len, cnt));
   PetscCall(PetscTime(&t0));
   PetscCall(BCEPartition(10000, len, cnt, 64, &k, ends, &cost));
   PetscCall(PetscTime(&t1));
   PetscCall(BCEQuadratic(10000, len, cnt, 64, &ref));
   PetscCheck(PetscAbsReal(cost - ref) <= 1e-12 * ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "10,000 lengths: cost %.17g, O(q^2) recurrence %.17g", (double)cost, (double)ref);
-  PetscCheck(t1 - t0 < 0.01, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition of 10,000 lengths took %g ms", 1e3 * (t1 - t0));
   { /* the merge rule: at most 100 groups, against the unmerged optimum */
     PetscInt       ng, kk, *e2;
     PetscLogDouble merged, worst = 1, sum = 0, m0, m1;
@@ -573,7 +572,7 @@ static PetscErrorCode BCEParameters(void)
     PetscCall(PetscTime(&m0));
     PetscCall(BCEPartitionMerged(10000, len, cnt, 64, 100, &ng, &kk, e2, &merged));
     PetscCall(PetscTime(&m1));
-    PetscCheck(ng <= 100 && m1 - m0 < 0.01, PETSC_COMM_SELF, PETSC_ERR_PLIB, "merge of 10,000 lengths: %" PetscInt_FMT " groups in %g ms", ng, 1e3 * (m1 - m0));
+    PetscCheck(ng <= 100, PETSC_COMM_SELF, PETSC_ERR_PLIB, "merge of 10,000 lengths: %" PetscInt_FMT " groups", ng);
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "BCE merge rule (at most 100 groups): on %" PetscInt_FMT " distributions of 150 to 9,900 lengths, %.4f times the optimum on average, %.4f at worst; 10,000 lengths in %.3f ms\n", nmerge, (double)(sum / nmerge), (double)worst, 1e3 * (m1 - m0)));
     PetscCall(PetscFree(e2));
   }

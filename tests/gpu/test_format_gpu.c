@@ -365,6 +365,8 @@ static PetscErrorCode CheckType(Mat A, MatType type, const char *what)
 }
 
 /* 1 and 2: one matrix, every variant of the format */
+static PetscInt nmatrices; /* matrices CheckMatrix() has checked */
+
 static PetscErrorCode CheckMatrix(PetscInt m, PetscInt n, const PetscInt *len, const char *what)
 {
   CSR  csr;
@@ -372,6 +374,7 @@ static PetscErrorCode CheckMatrix(PetscInt m, PetscInt n, const PetscInt *len, c
   char msg[256], desc[128];
 
   PetscFunctionBeginUser;
+  nmatrices++;
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "checking %s\n", what));
   PetscCall(CSRCreate(rnd, m, n, len, PETSC_TRUE, &csr));
   PetscCall(CSRToMat(&csr, &H));
@@ -490,7 +493,7 @@ static PetscErrorCode CheckLarge(void)
 static PetscErrorCode CheckMatrices(void)
 {
   PetscInt *len;
-  PetscInt  count = 0;
+  PetscInt  count = nmatrices;
 
   PetscFunctionBeginUser;
   PetscCall(PetscCalloc1(200000, &len));
@@ -524,7 +527,7 @@ static PetscErrorCode CheckMatrices(void)
   for (PetscInt i = 0; i < 24; i++) len[i] = 9000 + 37 * i;
   PetscCall(CheckMatrix(24, 12000, len, "24 x 12000, rows of 9000 to 9851"));
   PetscCall(CheckLarge());
-  count = 13;
+  count = nmatrices - count;
   PetscCall(PetscFree(len));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "device = host reference and aijcusparse on %" PetscInt_FMT " matrices x %" PetscInt_FMT " variants\n", count, fmt->nvariants));
   PetscFunctionReturn(PETSC_SUCCESS);
