@@ -80,7 +80,7 @@ bce) # issue 4: BCE and its L against cuSPARSE, CMRS and SELL-C-sigma on the mat
     "circuit -rows 4000000"
   )
   ;;
-rmat) # issue 3, point 5: R-MAT of scales 20 to 22 (design.md section 6: a working set under 4 times the L2 cache
+rmat) # issue 3, point 5: R-MAT of scales 20 to 22 (a working set under 4 times the L2 cache
   # measures the cache; scale 20's is 214 MB, 3.6 times the H200's 60 MB L2), against cuSPARSE, BCE and the yardsticks
   TYPES="aijcusparse,sellcs,bce,balanced,balanced_hot,stream"
   MATRICES=(
