@@ -22,6 +22,14 @@
 # as {"matrix": ..., "type": "sellcuda", "status": "timeout", "limit_s": ...} and is not a failure.
 set -euo pipefail
 
+# provenance of the records (bench_spmv reads these): the commit and whether the tree differs from it, from git where
+# the checkout has it; on a host without .git pass GIT_COMMIT (and GIT_DIRTY=0|1) in the environment
+if [[ -z ${GIT_COMMIT:-} ]] && git -C "$(dirname "$0")/.." rev-parse --short HEAD > /dev/null 2>&1; then
+  GIT_COMMIT=$(git -C "$(dirname "$0")/.." rev-parse --short HEAD)
+  if [[ -n $(git -C "$(dirname "$0")/.." status --porcelain --untracked-files=no) ]]; then GIT_DIRTY=1; else GIT_DIRTY=0; fi
+fi
+export GIT_COMMIT=${GIT_COMMIT:-} GIT_DIRTY=${GIT_DIRTY:-}
+
 BENCH=${BENCH:-build-gpu/examples/bench_spmv}
 OUT_DIR=${OUT:-bench/results}
 SELL_TIMEOUT=${SELL_TIMEOUT:-60}

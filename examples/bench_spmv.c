@@ -45,10 +45,11 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
      are printed first.
 
    Output keys:
-     device, copy_bw_GBs, l2_bytes, matrix, matrix_params, rows, cols, nnz, row_mean, row_std, row_max,
+     device, commit, dirty, cuda_driver, cuda_runtime, petsc, copy_bw_GBs, l2_bytes, matrix, matrix_params, rows, cols, nnz, row_mean, row_std, row_max,
      type, entry, median_us, min_us, max_us, wall_median_us, value_change_us, reps, batches, gflops, frac_copy_bw,
      model_bytes, first_ms, build_ms, build_products, device_bytes, csr_bytes, cmrs_height, hot_columns,
-     hot_share, rel_err, correct
+     hot_share, convert_ms, rel_err, correct (commit: GIT_COMMIT of the environment, else the commit at configure
+     time; dirty: GIT_DIRTY, 0 or 1, else null)
 
    Level: intermediate
 
@@ -307,6 +308,9 @@ typedef struct {
   char      device[256];
   PetscReal copy_bw; /* GB/s */
   PetscInt  l2_bytes;
+  /* provenance */
+  char commit[64], dirty[8], petsc[64];
+  int  driver, runtime; /* CUDA versions, 1000 major + 10 minor */
   /* matrix */
   char       matrix[PETSC_MAX_PATH_LEN];
   char       params[PETSC_MAX_PATH_LEN];
@@ -416,6 +420,41 @@ static PetscErrorCode BalancedError(Product *p, Vec yref, PetscReal *err)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   Where a record comes from: the commit (GIT_COMMIT in the environment, as bench/run_suite.sh sets it, else the commit
+   CMake saw at configure time, marked so), whether the tree differed from it (GIT_DIRTY: 0 or 1, else unknown), the CUDA
+   driver and runtime and PETSc's version
+*/
+static PetscErrorCode Provenance(BenchCtx *ctx)
+{
+  const char *commit = getenv("GIT_COMMIT"), *dirty = getenv("GIT_DIRTY");
+
+  PetscFunctionBeginUser;
+  if (commit && commit[0]) PetscCall(PetscStrncpy(ctx->commit, commit, sizeof(ctx->commit)));
+  else PetscCall(PetscSNPrintf(ctx->commit, sizeof(ctx->commit), "%s (configure time)", PETSCGPUFORMATS_CONFIGURE_COMMIT));
+  PetscCall(PetscStrncpy(ctx->dirty, dirty && (dirty[0] == '0' || dirty[0] == '1') ? dirty : "", sizeof(ctx->dirty)));
+  PetscCall(PetscGetVersion(ctx->petsc, sizeof(ctx->petsc)));
+  PetscCallCUDA(cudaDriverGetVersion(&ctx->driver));
+  PetscCallCUDA(cudaRuntimeGetVersion(&ctx->runtime));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode JSONAddProvenance(JSONLine *line, const BenchCtx *ctx)
+{
+  char v[32];
+
+  PetscFunctionBeginUser;
+  PetscCall(JSONAddString(line, "commit", ctx->commit));
+  if (ctx->dirty[0]) PetscCall(JSONAddBool(line, "dirty", ctx->dirty[0] == '1' ? PETSC_TRUE : PETSC_FALSE));
+  else PetscCall(JSONAddNull(line, "dirty"));
+  PetscCall(PetscSNPrintf(v, sizeof(v), "%d.%d", ctx->driver / 1000, (ctx->driver % 1000) / 10));
+  PetscCall(JSONAddString(line, "cuda_driver", v));
+  PetscCall(PetscSNPrintf(v, sizeof(v), "%d.%d", ctx->runtime / 1000, (ctx->runtime % 1000) / 10));
+  PetscCall(JSONAddString(line, "cuda_runtime", v));
+  PetscCall(JSONAddString(line, "petsc", ctx->petsc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Whether this PETSc has the matrix type (sellcuda needs a PETSc configured with CUDA) */
 static PetscErrorCode TypeAvailable(MatType type, PetscBool *available)
 {
@@ -442,6 +481,7 @@ static PetscErrorCode NotAvailableRecord(BenchCtx *ctx, const char entry[], MatT
   PetscCall(PetscNew(&line));
   PetscCall(JSONBegin(line));
   PetscCall(JSONAddString(line, "device", ctx->device));
+  PetscCall(JSONAddProvenance(line, ctx));
   PetscCall(JSONAddString(line, "matrix", ctx->matrix));
   PetscCall(JSONAddString(line, "matrix_params", ctx->params));
   PetscCall(JSONAddString(line, "type", type));
@@ -636,6 +676,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   PetscCall(PetscNew(&line));
   PetscCall(JSONBegin(line));
   PetscCall(JSONAddString(line, "device", ctx->device));
+  PetscCall(JSONAddProvenance(line, ctx));
   PetscCall(JSONAddReal(line, "copy_bw_GBs", ctx->copy_bw));
   PetscCall(JSONAddInt(line, "l2_bytes", ctx->l2_bytes));
   PetscCall(JSONAddString(line, "matrix", ctx->matrix));
@@ -771,6 +812,7 @@ int main(int argc, char **argv)
   PetscCallCUDA(cudaGetDevice(&dev));
   PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
   PetscCall(PetscStrncpy(ctx.device, prop.name, sizeof(ctx.device)));
+  PetscCall(Provenance(&ctx));
   ctx.l2_bytes = (PetscInt)prop.l2CacheSize;
   PetscCall(MeasureCopyBandwidth(bw_mib, bw_reps, &ctx.copy_bw));
 
