@@ -786,11 +786,24 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 7));
   PetscCall(PetscRandomSeed(rnd));
-  PetscCall(CheckMatrices());
-  PetscCall(CheckInfinityInX());
-  PetscCall(CheckStateChanges());
-  PetscCall(CheckConversions());
-  PetscCall(CheckOptionsAndErrors());
+  {
+    /* -part: one part, so that CTest names what broke (tests/CMakeLists.txt runs each on its own); all by default */
+    const char *parts[]           = {"matrices", "inf_x", "state_changes", "conversions", "options_errors"};
+    PetscErrorCode (*run[])(void) = {CheckMatrices, CheckInfinityInX, CheckStateChanges, CheckConversions, CheckOptionsAndErrors};
+    char      part[64]            = "all";
+    PetscBool all, found = PETSC_FALSE;
+
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-part", part, sizeof(part), NULL));
+    PetscCall(PetscStrcmp(part, "all", &all));
+    for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(parts); i++) {
+      PetscBool match;
+
+      PetscCall(PetscStrcmp(part, parts[i], &match));
+      if (all || match) PetscCall(run[i]());
+      found = (PetscBool)(found || match);
+    }
+    PetscCheck(all || found, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-part %s: all, matrices, inf_x, state_changes, conversions or options_errors", part);
+  }
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscFinalize());
   return 0;
