@@ -747,6 +747,16 @@ static PetscErrorCode CheckOptionsAndErrors(void)
   PetscCall(VecSet(hx, 1.0));
   ierr = MatMult(A, hx, hy);
   PetscCheck(ierr == PETSC_ERR_ARG_WRONG, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatMult with host vectors gave error %d", (int)ierr);
+  { /* MAT_REUSE_MATRIX from a matrix of the same sizes and entry count but another pattern (the transpose): an error */
+    Mat Ht, Bt;
+
+    PetscCall(MatTranspose(H, MAT_INITIAL_MATRIX, &Ht));
+    PetscCall(MatConvert(Ht, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &Bt));
+    ierr = MatConvert(Bt, fmt->root, MAT_REUSE_MATRIX, &A);
+    PetscCheck(ierr == PETSC_ERR_ARG_INCOMP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MAT_REUSE_MATRIX from another pattern gave error %d", (int)ierr);
+    PetscCall(MatDestroy(&Bt));
+    PetscCall(MatDestroy(&Ht));
+  }
   PetscCall(PetscPopErrorHandler());
   PetscCall(SetTestOption(fmt->option, NULL));
   PetscCall(SetTestOption(fmt->badoption2, NULL));

@@ -421,6 +421,20 @@ static PetscErrorCode MatGPUFormatCopyValues_Private(Mat A, Mat B)
   PetscCheck(A->rmap->n == B->rmap->n && A->cmap->n == B->cmap->n && nza == nzb, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
              "MAT_REUSE_MATRIX needs a matrix of the same nonzero pattern: %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " entries, given %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT,
              A->rmap->n, A->cmap->n, nza, B->rmap->n, B->cmap->n, nzb);
+  { /* the same sizes and counts are not the same pattern: the row offsets and column indices (host CSR) */
+    const PetscInt *ai, *aj, *bi, *bj;
+    PetscInt        am, bm;
+    PetscBool       adone, bdone, same = PETSC_FALSE;
+
+    PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &am, &ai, &aj, &adone));
+    PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &bm, &bi, &bj, &bdone));
+    PetscCheck(adone && bdone, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No row structure to compare");
+    PetscCall(PetscArraycmp(ai, bi, am + 1, &same));
+    if (same && nza) PetscCall(PetscArraycmp(aj, bj, nza, &same));
+    PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &am, &ai, &aj, &adone));
+    PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &bm, &bi, &bj, &bdone));
+    PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "MAT_REUSE_MATRIX needs a matrix of the same nonzero pattern: the %" PetscInt_FMT " entries of both lie in other places", nza);
+  }
   PetscCall(MatSeqAIJGetArrayRead(A, &a));
   PetscCall(MatSeqAIJGetArrayWrite(B, &b));
   PetscCall(PetscArraycpy(b, a, nza));
