@@ -13,6 +13,12 @@
 #   TYPES  bench_spmv -types (default aijcusparse,sellcs,bce,balanced)
 #   BENCH  bench_spmv binary (default build-gpu/examples/bench_spmv)
 #   NCU    Nsight Compute command line (default ncu from PATH, else /usr/local/cuda/bin/ncu)
+# -h, -help, --help: the comment above, then exit
+case "${1:-}" in -h | -help | --help)
+  sed -n '2,/^set -euo pipefail/p' "$0" | grep '^#' | grep -v '^# -h, -help' | sed -E 's/^# ?//'
+  exit 0
+  ;;
+esac
 set -euo pipefail
 
 if [[ $# -lt 2 ]]; then

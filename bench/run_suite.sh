@@ -20,6 +20,12 @@
 # A bench run that fails is recorded as {"matrix": ..., "status": "failed", "rc": N} and the script goes
 # on; it exits nonzero at the end if any run failed. A sellcuda run that exceeds SELL_TIMEOUT is recorded
 # as {"matrix": ..., "type": "sellcuda", "status": "timeout", "limit_s": ...} and is not a failure.
+# -h, -help, --help: the comment above, then exit
+case "${1:-}" in -h | -help | --help)
+  sed -n '2,/^set -euo pipefail/p' "$0" | grep '^#' | grep -v '^# -h, -help' | sed -E 's/^# ?//'
+  exit 0
+  ;;
+esac
 set -euo pipefail
 
 # provenance of the records (bench_spmv reads these): the commit and whether the tree differs from it, from git where

@@ -10,6 +10,12 @@
 #
 # Environment: BENCH (default build-gpu/examples/bench_spmv), BUDGET, SELL_TIMEOUT (default 30 s for sellcuda),
 # BENCH_ARGS (extra bench_spmv options, e.g. "-batches 5 -reps 50").
+# -h, -help, --help: the comment above, then exit
+case "${1:-}" in -h | -help | --help)
+  sed -n '2,/^set -euo pipefail/p' "$0" | grep '^#' | grep -v '^# -h, -help' | sed -E 's/^# ?//'
+  exit 0
+  ;;
+esac
 set -euo pipefail
 
 # provenance of the records (bench_spmv reads these): the commit and whether the tree differs from it, from git where

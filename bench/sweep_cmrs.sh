@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
 # sweep_cmrs.sh - the CMRS sweep behind the default number of strips per warp (bench/README.md).
 # Run on a GPU host from the project root after the build; writes ${OUT:-bench/results}/sweep-strips-per-warp.jsonl.
+# -h, -help, --help: the comment above, then exit
+case "${1:-}" in -h | -help | --help)
+  sed -n '2,/^set -euo pipefail/p' "$0" | grep '^#' | grep -v '^# -h, -help' | sed -E 's/^# ?//'
+  exit 0
+  ;;
+esac
 set -euo pipefail
 BENCH=${BENCH:-build-gpu/examples/bench_spmv}
 OUT_DIR=${OUT:-bench/results}

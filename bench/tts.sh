@@ -14,6 +14,12 @@
 # Environment: KSP (default build-gpu/examples/ksp_solve), GENMAT (default build-gpu/examples/genmat),
 # MATDIR (default /tmp/gpuformats-matrices), TYPES (default "aijcusparse cmrs sellcs bce"), REPEAT (runs per
 # matrix and type, default 3; the report takes the median).
+# -h, -help, --help: the comment above, then exit
+case "${1:-}" in -h | -help | --help)
+  sed -n '2,/^set -euo pipefail/p' "$0" | grep '^#' | grep -v '^# -h, -help' | sed -E 's/^# ?//'
+  exit 0
+  ;;
+esac
 set -euo pipefail
 KSP=${KSP:-build-gpu/examples/ksp_solve}
 GENMAT=${GENMAT:-build-gpu/examples/genmat}
