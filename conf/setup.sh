@@ -28,14 +28,12 @@ default_tarball=$(dirname "$root")/shared/petsc/petsc-3.22.5-cuda13-sm90-openmpi
 packages="cmake g++ make pkg-config libopenmpi-dev openmpi-bin liblapack-dev libblas-dev xz-utils python3 clang-format"
 export PATH="/usr/local/cuda/bin:$PATH"
 
+TAG=setup
+# shellcheck source=conf/lib.sh
+. "$root/conf/lib.sh"
 say() { echo "setup: $*"; }
 problems=()
 problem() { problems+=("$*"); }
-existing_parent() {
-  local d=$1
-  while [ ! -e "$d" ]; do d=$(dirname "$d"); done
-  printf '%s\n' "$d"
-}
 has_define() { grep -Eq "^[[:space:]]*#[[:space:]]*define[[:space:]]+$1([[:space:]]|$)" "$2"; }
 define_value() { sed -nE "s/^[[:space:]]*#[[:space:]]*define[[:space:]]+$1[[:space:]]+([0-9]+).*/\1/p" "$2" | head -n 1; }
 # petsc_mismatches DIR CONF: one line for each way the PETSc in DIR (configuration in CONF: DIR, or DIR/PETSC_ARCH of a
@@ -98,9 +96,8 @@ if [ "${SETUP_SKIP_PACKAGES:-0}" = 1 ]; then
 elif ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then
   problem "no apt-get/dpkg-query: setup installs Debian packages; install the equivalents of: $packages, then run with SETUP_SKIP_PACKAGES=1"
 else
-  for p in $packages; do
-    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing="$missing $p"
-  done
+  missing=$(missing_packages)
+  missing=${missing:+ ${missing% }}
 fi
 if command -v cmake >/dev/null; then
   cmake_version=$(cmake --version | sed -n '1s/[^0-9]*\([0-9][0-9.]*\).*/\1/p')
@@ -224,7 +221,7 @@ case $petsc_mode in
   source) add_need "$PETSC_DIR" 500; add_need "${TMPDIR:-/tmp}" 2048 ;;
 esac
 for fs in "${!need_mb[@]}"; do
-  free=$(df -Pk "$fs" | awk 'NR==2 {print int($4 / 1024)}')
+  free=$(free_mb "$fs")
   if [ "$free" -lt "${need_mb[$fs]}" ]; then
     problem "not enough disk: ${need_mb[$fs]} MB needed on $fs (for ${where[$fs]}), $free MB free"
   fi
@@ -251,28 +248,6 @@ fi
 
 # ---- Work ----------------------------------------------------------------------------------------------------------
 mkdir -p "$LOG_DIR"
-# step NAME WHAT COMMAND...: one line, the command's output in $LOG_DIR/NAME.log, its tail on failure
-step() {
-  local what=$2 log=$LOG_DIR/$1.log rc
-  shift 2
-  say "$what (log: $log)"
-  set +e
-  (set -e; "$@") >"$log" 2>&1
-  rc=$?
-  set -e
-  if [ $rc != 0 ]; then
-    echo "setup: FAILED: $what; the last 30 lines of its log:" >&2
-    tail -n 30 "$log" >&2
-    echo "setup: full log: $log" >&2
-    exit $rc
-  fi
-}
-
-install_packages() {
-  $sudo apt-get update
-  # shellcheck disable=SC2086 # a list of package names
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-upgrade $missing
-}
 [ -z "$missing" ] || step packages "installing packages:$missing" install_packages
 
 # Into a folder beside PETSC_DIR first, then renamed: an interrupted extraction leaves no half PETSc in PETSC_DIR
