@@ -445,10 +445,21 @@ static PetscErrorCode MatGPUFormatCopyValues_Private(Mat A, Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PETSc wrote every host value of B without marking its device copy stale: when B is a cuSPARSE matrix (ours included)
+   with a device copy, its host values are now the current ones */
+static PetscErrorCode MatGPUFormatHostValuesCurrent_Private(Mat B)
+{
+  PetscBool cusparse;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)B, MATSEQAIJCUSPARSE, &cusparse));
+  if (cusparse && B->offloadmask != PETSC_OFFLOAD_UNALLOCATED) B->offloadmask = PETSC_OFFLOAD_CPU;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatCopy_GPUFormat(Mat A, Mat B, MatStructure str)
 {
   const PetscScalar *a;
-  PetscBool          cusparse;
 
   PetscFunctionBegin;
   /* the base copy reads A's host values: bring them up to date first */
@@ -456,22 +467,17 @@ static PetscErrorCode MatCopy_GPUFormat(Mat A, Mat B, MatStructure str)
   PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
   PetscCall(MatGPUFormatBaseOps.copy(A, B, str));
   /* PETSc 3.22's SeqAIJ copy writes B's host values without marking the device copy stale */
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)B, MATSEQAIJCUSPARSE, &cusparse));
-  if (cusparse && B->offloadmask != PETSC_OFFLOAD_UNALLOCATED) B->offloadmask = PETSC_OFFLOAD_CPU;
+  PetscCall(MatGPUFormatHostValuesCurrent_Private(B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatTranspose_GPUFormat(Mat A, MatReuse reuse, Mat *B)
 {
-  PetscBool cusparse;
-
   PetscFunctionBegin;
   PetscCall(MatGPUFormatBaseOps.transpose(A, reuse, B));
   /* with MAT_REUSE_MATRIX, PETSc 3.22's SeqAIJ transpose writes every value of B into its host array without marking
      the device copy stale (the values of an aijcusparse B that was used on the GPU stay the old ones there) */
-  if (reuse != MAT_REUSE_MATRIX) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)*B, MATSEQAIJCUSPARSE, &cusparse));
-  if (cusparse && (*B)->offloadmask != PETSC_OFFLOAD_UNALLOCATED) (*B)->offloadmask = PETSC_OFFLOAD_CPU;
+  if (reuse == MAT_REUSE_MATRIX) PetscCall(MatGPUFormatHostValuesCurrent_Private(*B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
