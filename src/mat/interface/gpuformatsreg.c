@@ -7,14 +7,25 @@ PETSC_INTERN PetscErrorCode MatGPUFormatRegisterReset_Private(void);
 
 static PetscBool PetscGPUFormatsPackageInitialized = PETSC_FALSE;
 
-/* Parallel types arrive with the MPI support; until then a clear error instead of PETSc's unknown type */
-static PetscErrorCode MatCreate_MPIGPUFormat_Unavailable(Mat A)
+/* The parallel types: MATMPIAIJCUSPARSE with its blocks in the format (src/mat/impls/common/gpuformatmpi.c) */
+static PetscErrorCode MatCreate_MPICMRS(Mat A)
 {
-  PetscMPIInt size;
-
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The petsc-gpuformats matrix types run on one MPI process for now (this matrix has %d); use %s on several", size, MATMPIAIJCUSPARSE);
+  PetscCall(MatCreate_MPIGPUFormat_Private(A, &MatCMRSOps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatCreate_MPISELLCS(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreate_MPIGPUFormat_Private(A, &MatSELLCSOps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatCreate_MPIBCE(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreate_MPIGPUFormat_Private(A, &MatBCEOps));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -56,15 +67,15 @@ PetscErrorCode PetscGPUFormatsInitializePackage(void)
   PetscCall(MatGPUFormatRegister_Private(&MatCMRSOps));
   PetscCall(MatRegisterRootName(MATCMRS, MATSEQCMRS, MATMPICMRS));
   PetscCall(MatRegister(MATSEQCMRS, MatCreate_SeqCMRS));
-  PetscCall(MatRegister(MATMPICMRS, MatCreate_MPIGPUFormat_Unavailable));
+  PetscCall(MatRegister(MATMPICMRS, MatCreate_MPICMRS));
   PetscCall(MatGPUFormatRegister_Private(&MatSELLCSOps));
   PetscCall(MatRegisterRootName(MATSELLCS, MATSEQSELLCS, MATMPISELLCS));
   PetscCall(MatRegister(MATSEQSELLCS, MatCreate_SeqSELLCS));
-  PetscCall(MatRegister(MATMPISELLCS, MatCreate_MPIGPUFormat_Unavailable));
+  PetscCall(MatRegister(MATMPISELLCS, MatCreate_MPISELLCS));
   PetscCall(MatGPUFormatRegister_Private(&MatBCEOps));
   PetscCall(MatRegisterRootName(MATBCE, MATSEQBCE, MATMPIBCE));
   PetscCall(MatRegister(MATSEQBCE, MatCreate_SeqBCE));
-  PetscCall(MatRegister(MATMPIBCE, MatCreate_MPIGPUFormat_Unavailable));
+  PetscCall(MatRegister(MATMPIBCE, MatCreate_MPIBCE));
   PetscCall(PetscRegisterFinalize(PetscGPUFormatsFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

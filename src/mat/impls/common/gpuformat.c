@@ -55,7 +55,7 @@ PETSC_INTERN PetscErrorCode MatGPUFormatRegisterReset_Private(void)
 }
 
 /* The format whose root, sequential or parallel type name is `type`, or NULL */
-static PetscErrorCode MatGPUFormatFind_Private(MatType type, MatGPUFormatOps **ops)
+PetscErrorCode MatGPUFormatFind_Private(MatType type, MatGPUFormatOps **ops)
 {
   PetscFunctionBegin;
   *ops = NULL;
@@ -64,6 +64,7 @@ static PetscErrorCode MatGPUFormatFind_Private(MatType type, MatGPUFormatOps **o
 
     PetscCall(PetscStrcmp(type, MatGPUFormatList[i]->name, &match));
     if (!match) PetscCall(PetscStrcmp(type, MatGPUFormatList[i]->seqtype, &match));
+    if (!match) PetscCall(PetscStrcmp(type, MatGPUFormatList[i]->mpitype, &match));
     if (match) *ops = MatGPUFormatList[i];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -159,7 +160,7 @@ PetscErrorCode MatGPUFormatConvertInPlace_Private(Mat A, MatGPUFormatOps *ops)
 }
 
 /* Turns a matrix of one of our types back into a plain MATSEQAIJCUSPARSE, in place; frees the format */
-static PetscErrorCode MatGPUFormatStrip_Private(Mat A)
+PetscErrorCode MatGPUFormatStrip_Private(Mat A)
 {
   Mat_GPUFormat *ctx;
 
@@ -178,7 +179,7 @@ PetscErrorCode MatGPUFormatIsOurs_Private(Mat A, Mat_GPUFormat **ctx)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, ctx));
-  if (*ctx) PetscCall(PetscObjectTypeCompare((PetscObject)A, (*ctx)->ops->seqtype, &match));
+  if (*ctx) PetscCall(PetscObjectTypeCompare((PetscObject)A, (*ctx)->mpi ? (*ctx)->ops->mpitype : (*ctx)->ops->seqtype, &match));
   if (!match) *ctx = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -216,15 +217,17 @@ PetscErrorCode MatGPUFormatInvalidate_Private(Mat A)
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   if (ctx) ctx->built = PETSC_FALSE;
+  if (ctx && ctx->mpi) PetscCall(MatGPUFormatMPIPropagateParams_Private(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The options of every type, -mat_gpuformat_<param> */
-static PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *ctx, PetscOptionItems *PetscOptionsObject)
+PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *ctx, PetscOptionItems *PetscOptionsObject)
 {
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-mat_gpuformat_product_min_rows", "Products (MatPtAP(), MatMatMult(), ...) of this matrix with fewer rows stay aijcusparse", "MatProductSetFromOptions", ctx->product_min_rows, &ctx->product_min_rows, NULL));
   PetscCheck(ctx->product_min_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gpuformat_product_min_rows %" PetscInt_FMT " must be at least 0", ctx->product_min_rows);
+  if (ctx->mpi) PetscCall(PetscOptionsBool("-mat_gpuformat_offdiag", "The off-diagonal blocks of a parallel matrix in the format too (else cuSPARSE's CSR)", "MatSetFromOptions", ctx->offdiag, &ctx->offdiag, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -251,6 +254,10 @@ PetscErrorCode MatGPUFormatCopyParams_Private(Mat_GPUFormat *ctx, Mat B)
   PetscCall(ctx->ops->copyparams(ctx->fmt, bctx->fmt));
   bctx->product_min_rows = ctx->product_min_rows;
   bctx->options_read     = ctx->options_read;
+  if (bctx->mpi) {
+    bctx->offdiag = ctx->offdiag;
+    PetscCall(MatGPUFormatMPIPropagateParams_Private(B));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -332,14 +339,44 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* v is a CUDA vector, whose array the kernels can read or write on the device */
+static PetscErrorCode MatGPUFormatVecIsCUDA_Private(Vec v, PetscBool *cuda)
+{
+  PetscFunctionBegin;
+  *cuda = PETSC_TRUE;
+  if (v) PetscCall(PetscObjectTypeCompareAny((PetscObject)v, cuda, VECSEQCUDA, VECMPICUDA, ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
 {
   Mat_GPUFormat     *ctx;
   const PetscScalar *xa, *ya = NULL;
   PetscScalar       *za;
   PetscMemType       mx, my = PETSC_MEMTYPE_DEVICE, mz;
+  PetscBool          cx, cy, cz;
 
   PetscFunctionBegin;
+  PetscCall(MatGPUFormatVecIsCUDA_Private(x, &cx));
+  PetscCall(MatGPUFormatVecIsCUDA_Private(y, &cy));
+  PetscCall(MatGPUFormatVecIsCUDA_Private(z, &cz));
+  if (!cx || !cy || !cz) { /* host vectors (VECSEQ, ...): staged through CUDA vectors */
+    Vec xw = NULL, yw = NULL, zw;
+
+    PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, A->cmap->n, &xw));
+    PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, A->rmap->n, &zw));
+    PetscCall(VecCopy(x, xw));
+    if (y) {
+      PetscCall(VecDuplicate(zw, &yw));
+      PetscCall(VecCopy(y, yw));
+    }
+    PetscCall(MatMultKernel_GPUFormat(A, xw, yw, zw));
+    PetscCall(VecCopy(zw, z));
+    PetscCall(VecDestroy(&xw));
+    PetscCall(VecDestroy(&yw));
+    PetscCall(VecDestroy(&zw));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   PetscCall(MatGPUFormatUpdate_Private(A, ctx));
   if (!ctx->nnz || !A->rmap->n) {
@@ -371,8 +408,7 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
     if (y) PetscCall(VecRestoreArrayReadAndMemType(y, &ya));
     PetscCall(VecRestoreArrayWriteAndMemType(z, &za));
   }
-  PetscCheck(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my) && PetscMemTypeDevice(mz), PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG,
-             "Matrix type %s multiplies vectors in GPU memory only: create them with MatCreateVecs() or use -vec_type cuda", ((PetscObject)A)->type_name);
+  PetscCheck(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my) && PetscMemTypeDevice(mz), PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "Matrix type %s was given a CUDA vector without a device array", ((PetscObject)A)->type_name);
   PetscCall(PetscLogGpuFlops(y ? 2.0 * ctx->nnz : 2.0 * ctx->nnz - ctx->nzrows));
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -405,7 +441,7 @@ static PetscErrorCode MatDuplicate_GPUFormat(Mat A, MatDuplicateOption op, Mat *
 }
 
 /* Copies the values of A into B, which has the same nonzero pattern; both are SeqAIJ-derived */
-static PetscErrorCode MatGPUFormatCopyValues_Private(Mat A, Mat B)
+PetscErrorCode MatGPUFormatCopyValues_Private(Mat A, Mat B)
 {
   const PetscScalar *a;
   PetscScalar       *b;
@@ -447,7 +483,7 @@ static PetscErrorCode MatGPUFormatCopyValues_Private(Mat A, Mat B)
 
 /* PETSc wrote every host value of B without marking its device copy stale: when B is a cuSPARSE matrix (ours included)
    with a device copy, its host values are now the current ones */
-static PetscErrorCode MatGPUFormatHostValuesCurrent_Private(Mat B)
+PetscErrorCode MatGPUFormatHostValuesCurrent_Private(Mat B)
 {
   PetscBool cusparse;
 
@@ -503,7 +539,8 @@ static PetscErrorCode MatBindToCPU_GPUFormat(Mat A, PetscBool flg)
 static PetscErrorCode MatDestroy_GPUFormat(Mat A)
 {
   PetscFunctionBegin;
-  PetscCall(MatGPUFormatStrip_Private(A));
+  /* MatHeaderMerge() destroys the data of A with its type name and composed objects hidden: nothing to strip then */
+  if (((PetscObject)A)->type_name) PetscCall(MatGPUFormatStrip_Private(A));
   PetscCall(MatGPUFormatBaseOps.destroy(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -564,9 +601,14 @@ static PetscErrorCode MatConvertFrom_GPUFormat(Mat A, MatType newtype, MatReuse 
 {
   MatGPUFormatOps *ops;
   Mat_GPUFormat   *actx;
-  PetscBool        cusparse;
+  PetscBool        cusparse, mpi;
 
   PetscFunctionBegin;
+  PetscCall(PetscStrbeginswith(((PetscObject)A)->type_name, "mpi", &mpi));
+  if (mpi) { /* MatConvert() to a root name on one process finds the sequential type's convertfrom */
+    PetscCall(MatConvertFrom_MPIGPUFormat_Private(A, newtype, reuse, newmat));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatGPUFormatFind_Private(newtype, &ops));
   PetscCheck(ops, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Unknown petsc-gpuformats type %s", newtype);
   if (reuse == MAT_REUSE_MATRIX) {
@@ -612,7 +654,7 @@ static PetscErrorCode MatConvert_GPUFormat_SeqAIJCUSPARSE(Mat A, MatType newtype
   Not Collective
 
   Input Parameter:
-. A - a matrix of a petsc-gpuformats type (for example `MATSEQCMRS`)
+. A - a matrix of a petsc-gpuformats type (for example `MATSEQCMRS`; of a parallel type, `MATMPICMRS`, the blocks on this rank)
 
   Output Parameters:
 + bytes    - bytes of device memory the format holds now (0 before the first product)
@@ -630,6 +672,14 @@ PetscErrorCode MatGPUFormatGetDeviceMemory(Mat A, PetscLogDouble *bytes, PetscLo
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   PetscCheck(ctx, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not a petsc-gpuformats type", ((PetscObject)A)->type_name);
+  if (ctx->mpi) {
+    PetscLogDouble b, c, t;
+
+    PetscCall(MatGPUFormatMPIDeviceMemory_Private(A, &b, &c, &t));
+    if (bytes) *bytes = b;
+    if (csrbytes) *csrbytes = c;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (bytes) {
     *bytes = 0;
     if (ctx->built && ctx->nnz && A->rmap->n) PetscCall(ctx->ops->memory(ctx->fmt, bytes));
@@ -667,6 +717,12 @@ PetscErrorCode MatGPUFormatGetBuildTime(Mat A, PetscLogDouble *seconds)
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   PetscCheck(ctx, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not a petsc-gpuformats type", ((PetscObject)A)->type_name);
+  if (ctx->mpi) {
+    PetscLogDouble b, c;
+
+    PetscCall(MatGPUFormatMPIDeviceMemory_Private(A, &b, &c, seconds));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   *seconds = ctx->buildtime;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

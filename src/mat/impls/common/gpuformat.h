@@ -50,6 +50,7 @@ typedef struct {
   const char *name;    /* lower-case root, used in option names: -mat_<name>_<param> */
   const char *title;   /* used in log events (<Title>Build, <Title>Values) and in viewers */
   const char *seqtype; /* concrete sequential type name */
+  const char *mpitype; /* concrete parallel type name (gpuformatmpi.c) */
   PetscErrorCode (*create)(void **);
   PetscErrorCode (*copyparams)(const void *, void *);
   PetscErrorCode (*setfromoptions)(void *, PetscOptionItems *);
@@ -64,6 +65,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode MatGPUFormatRegister_Private(MatGPUFormatOps *);
 PETSC_INTERN PetscErrorCode MatCreate_SeqGPUFormat_Private(Mat, MatGPUFormatOps *);
+PETSC_INTERN PetscErrorCode MatCreate_MPIGPUFormat_Private(Mat, MatGPUFormatOps *);
 PETSC_INTERN PetscErrorCode MatGPUFormatGetFormat_Private(Mat, MatGPUFormatOps *, void **);
 PETSC_INTERN PetscErrorCode MatGPUFormatInvalidate_Private(Mat);
 

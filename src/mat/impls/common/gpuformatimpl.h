@@ -20,6 +20,9 @@ typedef struct {
   PetscLogDouble   buildtime; /* seconds, last build */
   PetscInt         nbuilds, nrefreshes;
   PetscInt         product_min_rows; /* -mat_gpuformat_product_min_rows: products with fewer rows stay MATSEQAIJCUSPARSE */
+  /* parallel matrices (gpuformatmpi.c): fmt holds only the parameters, which the blocks take; nothing is built */
+  PetscBool mpi;
+  PetscBool offdiag; /* -mat_gpuformat_offdiag: the off-diagonal blocks in the format too */
 } Mat_GPUFormat;
 
 /* The operations of a freshly created MATSEQAIJCUSPARSE matrix, not bound to the CPU (gpuformat.c) */
@@ -30,6 +33,20 @@ PETSC_INTERN PetscErrorCode MatGPUFormatIsOurs_Private(Mat, Mat_GPUFormat **);
 PETSC_INTERN PetscErrorCode MatGPUFormatReadOptions_Private(Mat, Mat_GPUFormat *);
 PETSC_INTERN PetscErrorCode MatGPUFormatConvertInPlace_Private(Mat, MatGPUFormatOps *);
 PETSC_INTERN PetscErrorCode MatGPUFormatCopyParams_Private(Mat_GPUFormat *, Mat);
+PETSC_INTERN PetscErrorCode MatGPUFormatStrip_Private(Mat);
+PETSC_INTERN PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode MatGPUFormatHostValuesCurrent_Private(Mat);
+PETSC_INTERN PetscErrorCode MatGPUFormatCopyValues_Private(Mat, Mat);
+
+/* gpuformatmpi.c: the parallel types */
+PETSC_INTERN PetscInt       MatGPUFormatMasqueradeDepth; /* > 0 while a product phase runs under the masquerade (gpuformatproduct.c) */
+PETSC_INTERN struct _MatOps MatGPUFormatMPIBaseOps;
+PETSC_INTERN PetscErrorCode MatGPUFormatMPIConvertInPlace_Private(Mat, MatGPUFormatOps *);
+PETSC_INTERN PetscErrorCode MatGPUFormatMPISyncBlocks_Private(Mat);
+PETSC_INTERN PetscErrorCode MatGPUFormatMPIPropagateParams_Private(Mat);
+PETSC_INTERN PetscErrorCode MatGPUFormatMPIDeviceMemory_Private(Mat, PetscLogDouble *, PetscLogDouble *, PetscLogDouble *);
+PETSC_INTERN PetscErrorCode MatGPUFormatFind_Private(MatType, MatGPUFormatOps **);
+PETSC_INTERN PetscErrorCode MatConvertFrom_MPIGPUFormat_Private(Mat, MatType, MatReuse, Mat *);
 
 /* gpuformatproduct.c: the operations the common layer installs on every matrix of our types */
 PETSC_INTERN PetscErrorCode MatProductSetFromOptions_GPUFormat(Mat);

@@ -23,7 +23,7 @@
 PETSC_EXTERN PetscErrorCode MatGetFactor_seqaijcusparse_cusparse(Mat, MatFactorType, Mat *);
 
 #define MATGPUFORMAT_PRODUCT_CTX "MatGPUFormatProduct_ctx"
-#define MATGPUFORMAT_MASQUERADE  4 /* A, B, C and the result */
+#define MATGPUFORMAT_MASQUERADE  12 /* A, B, C and the result, each with its two blocks when parallel */
 
 /* The phases PETSc installed on a product's result, which ours wrap */
 typedef struct {
@@ -34,11 +34,11 @@ typedef struct {
 typedef struct {
   PetscInt n;
   Mat      mat[MATGPUFORMAT_MASQUERADE];
-  MatType  type[MATGPUFORMAT_MASQUERADE];
+  char    *type[MATGPUFORMAT_MASQUERADE]; /* the type names the matrices had, kept alive (see MatGPUFormatMasqueradeAdd_Private()) */
   PetscErrorCode (*productsetfromoptions[MATGPUFORMAT_MASQUERADE])(Mat);
 } MatGPUFormatMasquerade;
 
-static PetscInt MatGPUFormatMasqueradeDepth; /* > 0 while any masquerade is in effect */
+PetscInt MatGPUFormatMasqueradeDepth; /* > 0 while any masquerade is in effect */
 
 static PetscErrorCode MatGPUFormatMasqueradeAdd_Private(MatGPUFormatMasquerade *mq, Mat X)
 {
@@ -51,12 +51,24 @@ static PetscErrorCode MatGPUFormatMasqueradeAdd_Private(MatGPUFormatMasquerade *
   PetscCall(MatGPUFormatIsOurs_Private(X, &ctx));
   if (!ctx) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(mq->n < MATGPUFORMAT_MASQUERADE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Too many matrices in a product");
+  /* held until the end: PETSc may replace the blocks of a parallel result during a phase (COO preallocation) */
+  PetscCall(PetscObjectReference((PetscObject)X));
   mq->mat[mq->n]                   = X;
-  mq->type[mq->n]                  = ctx->ops->seqtype;
+  mq->type[mq->n]                  = ((PetscObject)X)->type_name;
   mq->productsetfromoptions[mq->n] = X->ops->productsetfromoptions;
   mq->n++;
-  PetscCall(PetscObjectChangeTypeName((PetscObject)X, MATSEQAIJCUSPARSE));
-  if (X->ops->productsetfromoptions == MatProductSetFromOptions_GPUFormat) X->ops->productsetfromoptions = MatGPUFormatBaseOps.productsetfromoptions;
+  /* the name string itself stays alive and comes back at the end: a program may hold it (MatGetType() before a
+     product, as PETSc's mat/tests/ex62.c does), so PetscObjectChangeTypeName(), which frees it, is not used */
+  ((PetscObject)X)->type_name = NULL;
+  PetscCall(PetscStrallocpy(ctx->mpi ? MATMPIAIJCUSPARSE : MATSEQAIJCUSPARSE, &((PetscObject)X)->type_name));
+  if (X->ops->productsetfromoptions == MatProductSetFromOptions_GPUFormat) X->ops->productsetfromoptions = ctx->mpi ? MatGPUFormatMPIBaseOps.productsetfromoptions : MatGPUFormatBaseOps.productsetfromoptions;
+  if (ctx->mpi) { /* and its blocks, which PETSc's parallel product code multiplies as MATSEQAIJCUSPARSE */
+    Mat Ad, Ao;
+
+    PetscCall(MatMPIAIJGetSeqAIJ(X, &Ad, &Ao, NULL));
+    PetscCall(MatGPUFormatMasqueradeAdd_Private(mq, Ad));
+    PetscCall(MatGPUFormatMasqueradeAdd_Private(mq, Ao));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -79,9 +91,14 @@ static PetscErrorCode MatGPUFormatMasqueradeEnd_Private(MatGPUFormatMasquerade *
 {
   PetscFunctionBegin;
   for (PetscInt i = 0; i < mq->n; i++) {
-    PetscCall(PetscObjectChangeTypeName((PetscObject)mq->mat[i], mq->type[i]));
+    PetscObject obj = (PetscObject)mq->mat[i];
+
+    PetscCall(PetscFree(obj->type_name)); /* MATSEQAIJCUSPARSE, or whatever PETSc named it during the phase */
+    obj->type_name                         = mq->type[i];
+    mq->type[i]                            = NULL;
     mq->mat[i]->ops->productsetfromoptions = mq->productsetfromoptions[i];
   }
+  for (PetscInt i = 0; i < mq->n; i++) PetscCall(MatDestroy(&mq->mat[i]));
   mq->n = 0;
   MatGPUFormatMasqueradeDepth--;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -135,16 +152,17 @@ static PetscErrorCode MatGPUFormatProductResultType_Private(Mat D)
     if (operands[i]) PetscCall(MatGPUFormatIsOurs_Private(operands[i], &ctx));
     if (ctx) src = operands[i];
   }
-  PetscCall(PetscObjectTypeCompare((PetscObject)D, MATSEQAIJCUSPARSE, &cusparse));
+  PetscCall(PetscObjectTypeCompare((PetscObject)D, ctx && ctx->mpi ? MATMPIAIJCUSPARSE : MATSEQAIJCUSPARSE, &cusparse));
   if (!ctx || !cusparse || D->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
   if (!ctx->options_read) PetscCall(MatGPUFormatReadOptions_Private(src, ctx));
-  if (D->rmap->n < ctx->product_min_rows) {
-    PetscCall(PetscInfo(D, "Product of %" PetscInt_FMT " rows stays %s (-mat_gpuformat_product_min_rows %" PetscInt_FMT ")\n", D->rmap->n, MATSEQAIJCUSPARSE, ctx->product_min_rows));
+  if (D->rmap->N < ctx->product_min_rows) {
+    PetscCall(PetscInfo(D, "Product of %" PetscInt_FMT " rows stays %s (-mat_gpuformat_product_min_rows %" PetscInt_FMT ")\n", D->rmap->N, ((PetscObject)D)->type_name, ctx->product_min_rows));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(MatGPUFormatConvertInPlace_Private(D, ctx->ops));
+  if (ctx->mpi) PetscCall(MatGPUFormatMPIConvertInPlace_Private(D, ctx->ops));
+  else PetscCall(MatGPUFormatConvertInPlace_Private(D, ctx->ops));
   PetscCall(MatGPUFormatCopyParams_Private(ctx, D));
-  PetscCall(PetscInfo(D, "Product of %" PetscInt_FMT " rows takes the type %s of its operand\n", D->rmap->n, ctx->ops->seqtype));
+  PetscCall(PetscInfo(D, "Product of %" PetscInt_FMT " rows takes the type %s of its operand\n", D->rmap->N, ((PetscObject)D)->type_name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -165,6 +183,7 @@ static PetscErrorCode MatProductSymbolic_GPUFormat(Mat D)
   PetscCall(ierr);
   PetscCall(MatGPUFormatProductWrap_Private(D));
   if (!dctx) PetscCall(MatGPUFormatProductResultType_Private(D));
+  PetscCall(MatGPUFormatMPISyncBlocks_Private(D)); /* a parallel result of ours: blocks PETSc made during the phase */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -182,6 +201,7 @@ static PetscErrorCode MatProductNumeric_GPUFormat(Mat D)
   PetscCall(MatGPUFormatMasqueradeEnd_Private(&mq));
   PetscCall(ierr);
   PetscCall(MatGPUFormatProductWrap_Private(D)); /* some numeric phases (PETSc's ABC) reinstall themselves */
+  PetscCall(MatGPUFormatMPISyncBlocks_Private(D));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -202,10 +222,13 @@ static PetscErrorCode MatGPUFormatProductUploadOperands_Private(Mat D)
     PetscBool host;
 
     if (!X[i] || !X[i]->assembled) continue; /* a host type reports itself bound to the CPU: not a choice of the user's */
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)X[i], &host, MATSEQAIJ, MATSEQMAIJ, ""));
+    MatType to = actx->mpi ? MATMPIAIJCUSPARSE : MATSEQAIJCUSPARSE;
+
+    if (actx->mpi) PetscCall(PetscObjectTypeCompareAny((PetscObject)X[i], &host, MATMPIAIJ, MATMPIMAIJ, ""));
+    else PetscCall(PetscObjectTypeCompareAny((PetscObject)X[i], &host, MATSEQAIJ, MATSEQMAIJ, ""));
     if (!host) continue;
-    PetscCall(PetscInfo(D, "Operand %s of a product with %s moves to the GPU: %s in place\n", i ? "C" : "B", actx->ops->seqtype, MATSEQAIJCUSPARSE));
-    PetscCall(MatConvert(X[i], MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &X[i]));
+    PetscCall(PetscInfo(D, "Operand %s of a product with %s moves to the GPU: %s in place\n", i ? "C" : "B", ((PetscObject)product->A)->type_name, to));
+    PetscCall(MatConvert(X[i], to, MAT_INPLACE_MATRIX, &X[i]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

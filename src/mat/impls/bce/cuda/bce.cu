@@ -582,7 +582,7 @@ static PetscErrorCode BCEMemory(void *fmt, PetscLogDouble *bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, BCECreate, BCECopyParams, BCESetFromOptions, BCEBuild, BCERefresh, BCEMult, BCEReset, BCEView, BCEMemory, 0, 0};
+MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, MATMPIBCE, BCECreate, BCECopyParams, BCESetFromOptions, BCEBuild, BCERefresh, BCEMult, BCEReset, BCEView, BCEMemory, 0, 0};
 
 /*MC
    MATSEQBCE - "seqaijcusparsebce" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU in BCE,

@@ -604,7 +604,7 @@ static PetscErrorCode CMRSMemory(void *fmt, PetscLogDouble *bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-MatGPUFormatOps MatCMRSOps = {"cmrs", "CMRS", MATSEQCMRS, CMRSCreate, CMRSCopyParams, CMRSSetFromOptions, CMRSBuild, CMRSRefresh, CMRSMult, CMRSReset, CMRSView, CMRSMemory, 0, 0};
+MatGPUFormatOps MatCMRSOps = {"cmrs", "CMRS", MATSEQCMRS, MATMPICMRS, CMRSCreate, CMRSCopyParams, CMRSSetFromOptions, CMRSBuild, CMRSRefresh, CMRSMult, CMRSReset, CMRSView, CMRSMemory, 0, 0};
 
 /*MC
    MATSEQCMRS - "seqaijcusparsecmrs" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU

@@ -596,7 +596,7 @@ static PetscErrorCode SELLCSMemory(void *fmt, PetscLogDouble *bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, SELLCSCreate, SELLCSCopyParams, SELLCSSetFromOptions, SELLCSBuild, SELLCSRefresh, SELLCSMult, SELLCSReset, SELLCSView, SELLCSMemory, 0, 0};
+MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, MATMPISELLCS, SELLCSCreate, SELLCSCopyParams, SELLCSSetFromOptions, SELLCSBuild, SELLCSRefresh, SELLCSMult, SELLCSReset, SELLCSView, SELLCSMemory, 0, 0};
 
 /*MC
    MATSEQSELLCS - "seqaijcusparsesellcs" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU

@@ -1,0 +1,372 @@
+/*
+   The parallel petsc-gpuformats types (MATMPICMRS, ...), written once for every format.
+
+   A parallel matrix of ours is PETSc's MATMPIAIJCUSPARSE (PETSc's distributed engine: the row distribution, the
+   stash, the ghost-value scatter, COO assembly) whose diagonal block, a MATSEQAIJCUSPARSE, is turned in place into
+   the sequential type of the format, and whose off-diagonal block is too with -mat_gpuformat_offdiag. PETSc's own
+   MatMult() of MATMPIAIJCUSPARSE then runs: it starts the scatter of the ghost values, multiplies by the diagonal
+   block (our kernel) while the messages travel, and adds the off-diagonal block's product (MatMultTranspose() and
+   everything else stay MATMPIAIJCUSPARSE's).
+
+   PETSc recreates the blocks as MATSEQAIJCUSPARSE whenever it rebuilds them (preallocation, COO preallocation, a new
+   off-process pattern): MatGPUFormatMPISyncBlocks_Private() puts the format back after every assembly and before
+   every product. The blocks' own state tracking then builds or refreshes their formats, as on one process.
+
+   The Mat_GPUFormat of a parallel matrix (ctx->mpi) holds the format's parameters only (-mat_<fmt>_ options read
+   with the parallel matrix's prefix), which every block takes.
+*/
+#include "gpuformatimpl.h"
+
+PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCUSPARSE(Mat);
+
+struct _MatOps   MatGPUFormatMPIBaseOps;
+static PetscBool MatGPUFormatMPIBaseOpsSet;
+
+static PetscErrorCode MatMult_MPIGPUFormat(Mat, Vec, Vec);
+static PetscErrorCode MatMultAdd_MPIGPUFormat(Mat, Vec, Vec, Vec);
+static PetscErrorCode MatAssemblyEnd_MPIGPUFormat(Mat, MatAssemblyType);
+static PetscErrorCode MatDuplicate_MPIGPUFormat(Mat, MatDuplicateOption, Mat *);
+static PetscErrorCode MatDestroy_MPIGPUFormat(Mat);
+static PetscErrorCode MatSetFromOptions_MPIGPUFormat(Mat, PetscOptionItems *);
+static PetscErrorCode MatView_MPIGPUFormat(Mat, PetscViewer);
+static PetscErrorCode MatConvert_MPIGPUFormat_MPIAIJCUSPARSE(Mat, MatType, MatReuse, Mat *);
+
+static PetscErrorCode MatGPUFormatMPIGetBaseOps_Private(void)
+{
+  Mat B;
+
+  PetscFunctionBegin;
+  if (MatGPUFormatMPIBaseOpsSet) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatCreate(PETSC_COMM_SELF, &B));
+  PetscCall(MatSetSizes(B, 0, 0, 0, 0));
+  PetscCall(MatSetType(B, MATMPIAIJCUSPARSE));
+  MatGPUFormatMPIBaseOps    = *B->ops;
+  MatGPUFormatMPIBaseOpsSet = PETSC_TRUE;
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGPUFormatMPICtxDestroy(void *ptr)
+{
+  Mat_GPUFormat *ctx = (Mat_GPUFormat *)ptr;
+
+  PetscFunctionBegin;
+  PetscCall(ctx->ops->reset(ctx->fmt)); /* holds no device data; the parameters only */
+  PetscCall(PetscFree(ctx->fmt));
+  PetscCall(PetscFree(ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGPUFormatMPISetOps_Private(Mat A, MatGPUFormatOps *ops, PetscBool on)
+{
+  const char *targets[] = {MATMPIAIJCUSPARSE, MATMPIAIJ};
+  char        name[256];
+
+  PetscFunctionBegin;
+  A->ops->mult                  = on ? MatMult_MPIGPUFormat : MatGPUFormatMPIBaseOps.mult;
+  A->ops->multadd               = on ? MatMultAdd_MPIGPUFormat : MatGPUFormatMPIBaseOps.multadd;
+  A->ops->assemblyend           = on ? MatAssemblyEnd_MPIGPUFormat : MatGPUFormatMPIBaseOps.assemblyend;
+  A->ops->duplicate             = on ? MatDuplicate_MPIGPUFormat : MatGPUFormatMPIBaseOps.duplicate;
+  A->ops->destroy               = on ? MatDestroy_MPIGPUFormat : MatGPUFormatMPIBaseOps.destroy;
+  A->ops->setfromoptions        = on ? MatSetFromOptions_MPIGPUFormat : MatGPUFormatMPIBaseOps.setfromoptions;
+  A->ops->view                  = on ? MatView_MPIGPUFormat : MatGPUFormatMPIBaseOps.view;
+  A->ops->convertfrom           = on ? MatConvertFrom_MPIGPUFormat_Private : MatGPUFormatMPIBaseOps.convertfrom;
+  A->ops->productsetfromoptions = on ? MatProductSetFromOptions_GPUFormat : MatGPUFormatMPIBaseOps.productsetfromoptions;
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(targets); i++) {
+    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", ops->mpitype, targets[i]));
+    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_MPIGPUFormat_MPIAIJCUSPARSE : NULL));
+  }
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", on ? MatProductSetFromOptions_GPUFormat : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Turns a MATMPIAIJCUSPARSE matrix (assembled or not) into the format's parallel type, in place */
+PetscErrorCode MatGPUFormatMPIConvertInPlace_Private(Mat A, MatGPUFormatOps *ops)
+{
+  Mat_GPUFormat *ctx;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatMPIGetBaseOps_Private());
+  PetscCall(PetscNew(&ctx));
+  ctx->ops = ops;
+  ctx->mpi = PETSC_TRUE;
+  PetscCall(ops->create(&ctx->fmt));
+  PetscCall(PetscObjectContainerCompose((PetscObject)A, MATGPUFORMAT_CTX, ctx, MatGPUFormatMPICtxDestroy));
+  PetscCall(MatGPUFormatMPISetOps_Private(A, ops, PETSC_TRUE));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)A, ops->mpitype));
+  PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Turns a matrix of one of our parallel types back into MATMPIAIJCUSPARSE, in place, its blocks included */
+static PetscErrorCode MatGPUFormatMPIStrip_Private(Mat A)
+{
+  Mat_GPUFormat *ctx, *bctx;
+  Mat            blocks[2];
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &blocks[0], &blocks[1], NULL));
+  for (PetscInt i = 0; i < 2; i++) {
+    if (!blocks[i]) continue;
+    PetscCall(MatGPUFormatIsOurs_Private(blocks[i], &bctx));
+    if (bctx) PetscCall(MatGPUFormatStrip_Private(blocks[i]));
+  }
+  if (ctx) PetscCall(MatGPUFormatMPISetOps_Private(A, ctx->ops, PETSC_FALSE));
+  PetscCall(PetscObjectCompose((PetscObject)A, MATGPUFORMAT_CTX, NULL));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATMPIAIJCUSPARSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Block X (diagonal or off-diagonal) of the parallel matrix whose context is ctx takes the format (on) or gives it up */
+static PetscErrorCode MatGPUFormatMPISyncBlock_Private(Mat_GPUFormat *ctx, Mat X, PetscBool on)
+{
+  Mat_GPUFormat *xctx;
+  PetscBool      cusparse;
+
+  PetscFunctionBegin;
+  if (!X) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatIsOurs_Private(X, &xctx));
+  if (xctx && xctx->ops != ctx->ops) { /* a block of another of our formats (MatConvert() between two of ours) */
+    PetscCall(MatGPUFormatStrip_Private(X));
+    xctx = NULL;
+  }
+  if (on && !xctx) {
+    PetscCall(PetscObjectTypeCompare((PetscObject)X, MATSEQAIJCUSPARSE, &cusparse));
+    if (!cusparse) PetscFunctionReturn(PETSC_SUCCESS); /* not a block of a MATMPIAIJCUSPARSE (bound to the CPU) */
+    PetscCall(MatGPUFormatConvertInPlace_Private(X, ctx->ops));
+    PetscCall(MatGPUFormatCopyParams_Private(ctx, X));
+  } else if (!on && xctx) PetscCall(MatGPUFormatStrip_Private(X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The blocks of A in the format that A's options ask for; nothing while a product phase presents them as cuSPARSE's */
+PetscErrorCode MatGPUFormatMPISyncBlocks_Private(Mat A)
+{
+  Mat_GPUFormat *ctx;
+  Mat            Ad, Ao;
+
+  PetscFunctionBegin;
+  if (MatGPUFormatMasqueradeDepth) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatIsOurs_Private(A, &ctx));
+  if (!ctx || !ctx->mpi) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+  if (!ctx->options_read && (Ad || Ao)) PetscCall(MatGPUFormatReadOptions_Private(A, ctx));
+  PetscCall(MatGPUFormatMPISyncBlock_Private(ctx, Ad, PETSC_TRUE));
+  PetscCall(MatGPUFormatMPISyncBlock_Private(ctx, Ao, ctx->offdiag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After a parameter change of A (MatSetFromOptions(), MatCMRSSetHeight(), ...): its blocks take the new parameters and
+   are rebuilt at their next product */
+PetscErrorCode MatGPUFormatMPIPropagateParams_Private(Mat A)
+{
+  Mat_GPUFormat *ctx, *bctx;
+  Mat            blocks[2];
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &blocks[0], &blocks[1], NULL));
+  for (PetscInt i = 0; i < 2; i++) {
+    if (!blocks[i]) continue;
+    PetscCall(MatGPUFormatGetCtx_Private(blocks[i], &bctx));
+    if (!bctx || bctx->ops != ctx->ops) continue;
+    PetscCall(MatGPUFormatCopyParams_Private(ctx, blocks[i]));
+    PetscCall(MatGPUFormatInvalidate_Private(blocks[i]));
+  }
+  PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatCreate_MPIGPUFormat_Private(Mat A, MatGPUFormatOps *ops)
+{
+  PetscFunctionBegin;
+#if defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Matrix type %s needs a PETSc configured with real double-precision scalars and 32-bit PetscInt", ops->mpitype);
+#elif defined(PETSC_USE_DEBUG)
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Matrix type %s needs an optimized PETSc (--with-debugging=0): a debug PETSc rejects derived types in cuSPARSE's own routines", ops->mpitype);
+#else
+  PetscCall(MatCreate_MPIAIJCUSPARSE(A));
+  PetscCall(MatGPUFormatMPIConvertInPlace_Private(A, ops));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MATMPIAIJCUSPARSE's products (scatter overlapped with the diagonal block's product), on blocks in the format */
+static PetscErrorCode MatMult_MPIGPUFormat(Mat A, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
+  PetscCall(MatGPUFormatMPIBaseOps.mult(A, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMultAdd_MPIGPUFormat(Mat A, Vec x, Vec y, Vec z)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
+  PetscCall(MatGPUFormatMPIBaseOps.multadd(A, x, y, z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatAssemblyEnd_MPIGPUFormat(Mat A, MatAssemblyType mode)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatMPIBaseOps.assemblyend(A, mode));
+  PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDuplicate_MPIGPUFormat(Mat A, MatDuplicateOption op, Mat *B)
+{
+  Mat_GPUFormat *ctx, *bctx;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  PetscCall(MatGPUFormatMPIBaseOps.duplicate(A, op, B)); /* of A's type, through the registry, with duplicated blocks */
+  PetscCall(MatGPUFormatGetCtx_Private(*B, &bctx));
+  PetscCheck(bctx && bctx->mpi, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Duplicate of %s has type %s", ctx->ops->mpitype, ((PetscObject)*B)->type_name);
+  PetscCall(MatGPUFormatCopyParams_Private(ctx, *B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The composed context and functions go with the header (and MatHeaderMerge() hides them, and the type name, while it
+   destroys the data); the blocks, of our sequential type or not, destroy themselves */
+static PetscErrorCode MatDestroy_MPIGPUFormat(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatMPIBaseOps.destroy(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSetFromOptions_MPIGPUFormat(Mat A, PetscOptionItems *PetscOptionsObject)
+{
+  Mat_GPUFormat *ctx;
+  char           head[64];
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  PetscCall(MatGPUFormatMPIBaseOps.setfromoptions(A, PetscOptionsObject));
+  PetscCall(PetscSNPrintf(head, sizeof(head), "%s options (parallel)", ctx->ops->title));
+  PetscOptionsHeadBegin(PetscOptionsObject, head);
+  PetscCall(MatGPUFormatCommonOptions_Private(ctx, PetscOptionsObject));
+  PetscCall(ctx->ops->setfromoptions(ctx->fmt, PetscOptionsObject));
+  PetscOptionsHeadEnd();
+  ctx->options_read = PETSC_TRUE;
+  PetscCall(MatGPUFormatMPIPropagateParams_Private(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatView_MPIGPUFormat(Mat A, PetscViewer viewer)
+{
+  Mat_GPUFormat    *ctx;
+  PetscBool         isascii;
+  PetscViewerFormat format;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatMPIBaseOps.view(A, viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  /* no collective here: PETSc views matrices also through viewers of part of their communicator */
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s GPU format in the diagonal blocks (%s); off-diagonal blocks %s (-mat_gpuformat_offdiag %s)\n", ctx->ops->title, ctx->ops->seqtype, ctx->offdiag ? ctx->ops->seqtype : MATSEQAIJCUSPARSE, PetscBools[ctx->offdiag]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MAT_REUSE_MATRIX: the values of A into B, two parallel AIJ matrices of the same layout and pattern, block by block
+   (the checks and the host copy of the sequential blocks, which marks B's device values stale) */
+static PetscErrorCode MatGPUFormatMPICopyValues_Private(Mat A, Mat B)
+{
+  Mat             Ad, Ao, Bd, Bo;
+  const PetscInt *ga, *gb;
+  PetscBool       same = PETSC_TRUE, all;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &ga));
+  PetscCall(MatMPIAIJGetSeqAIJ(B, &Bd, &Bo, &gb));
+  if (A->rmap->n != B->rmap->n || A->cmap->n != B->cmap->n || Ao->cmap->n != Bo->cmap->n) same = PETSC_FALSE;
+  else if (Ao->cmap->n) PetscCall(PetscArraycmp(ga, gb, Ao->cmap->n, &same));
+  PetscCallMPI(MPIU_Allreduce(&same, &all, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)A)));
+  PetscCheck(all, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_INCOMP, "MAT_REUSE_MATRIX needs a matrix of the same layout and nonzero pattern");
+  PetscCall(MatGPUFormatCopyValues_Private(Ad, Bd));
+  PetscCall(MatGPUFormatCopyValues_Private(Ao, Bo));
+  PetscCall(PetscObjectStateIncrease((PetscObject)B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   MatConvert() into one of our parallel types, from any parallel matrix that converts to MATMPIAIJCUSPARSE
+   (MATMPIAIJ, MATMPIAIJCUSPARSE, our other parallel types); PETSc finds it as the target type's convertfrom.
+*/
+PetscErrorCode MatConvertFrom_MPIGPUFormat_Private(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
+{
+  MatGPUFormatOps *ops;
+  Mat_GPUFormat   *actx;
+  PetscBool        cusparse;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatGPUFormatMPICopyValues_Private(A, *newmat));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatGPUFormatFind_Private(newtype, &ops));
+  PetscCheck(ops, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Unknown petsc-gpuformats type %s", newtype);
+  if (reuse == MAT_INITIAL_MATRIX) {
+    PetscCall(MatConvert(A, MATMPIAIJCUSPARSE, MAT_INITIAL_MATRIX, newmat));
+    PetscCall(MatGPUFormatMPIConvertInPlace_Private(*newmat, ops));
+  } else {
+    PetscCall(MatGPUFormatIsOurs_Private(A, &actx));
+    if (actx) PetscCall(MatGPUFormatMPIStrip_Private(A));
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIAIJCUSPARSE, &cusparse));
+    if (!cusparse) PetscCall(MatConvert(A, MATMPIAIJCUSPARSE, MAT_INPLACE_MATRIX, &A));
+    PetscCall(MatGPUFormatMPIConvertInPlace_Private(A, ops));
+    *newmat = A;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatConvert() from one of our parallel types to MATMPIAIJCUSPARSE or MATMPIAIJ */
+static PetscErrorCode MatConvert_MPIGPUFormat_MPIAIJCUSPARSE(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
+{
+  Mat       B;
+  PetscBool tocusparse;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatGPUFormatMPICopyValues_Private(A, *newmat));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
+  else B = A;
+  PetscCall(MatGPUFormatMPIStrip_Private(B));
+  PetscCall(PetscStrendswith(newtype, MATAIJCUSPARSE, &tocusparse));
+  if (!tocusparse) PetscCall(MatConvert(B, MATMPIAIJ, MAT_INPLACE_MATRIX, &B));
+  *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Device memory of the formats of A's blocks on this rank, and of their CSR arrays */
+PetscErrorCode MatGPUFormatMPIDeviceMemory_Private(Mat A, PetscLogDouble *bytes, PetscLogDouble *csrbytes, PetscLogDouble *buildtime)
+{
+  Mat blocks[2];
+
+  PetscFunctionBegin;
+  *bytes = *csrbytes = *buildtime = 0;
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &blocks[0], &blocks[1], NULL));
+  for (PetscInt i = 0; i < 2; i++) {
+    Mat_GPUFormat *bctx;
+    PetscLogDouble b, c, t;
+
+    if (!blocks[i]) continue;
+    PetscCall(MatGPUFormatIsOurs_Private(blocks[i], &bctx));
+    if (!bctx) continue;
+    PetscCall(MatGPUFormatGetDeviceMemory(blocks[i], &b, &c));
+    PetscCall(MatGPUFormatGetBuildTime(blocks[i], &t));
+    *bytes += b;
+    *csrbytes += c;
+    *buildtime += t;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

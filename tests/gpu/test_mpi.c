@@ -1,0 +1,467 @@
+static const char help[] = "The parallel petsc-gpuformats types against MATMPIAIJ on the CPU, on any number of MPI processes.\n"
+                           "  -format cmrs|sellcs|bce: the type to test (-mat_gpuformat_offdiag puts the off-diagonal blocks in it too)\n";
+
+/*
+   Randomized parallel check of mpiaijcusparse<fmt> against MATMPIAIJ on the CPU, built from the same triplets.
+   Matrices (every rank owns a different number of rows; with several ranks, rank 1 owns none):
+     square      2000 x 2000, rows of 0 to 8 entries, some rows with only off-process columns, a few entries set by
+                 the rank that does not own their row (the stash);
+     rectangular 1500 x 2300, likewise;
+     blockdiag   2000 x 2000 with the columns of each row in its rank's own column range: empty off-diagonal blocks;
+     small       20 x 20 (m < 32; ranks with no rows);
+     longrow     6000 x 6000 with one row of 5000 entries.
+   Ways to build one (each a way PETSc users build a parallel matrix):
+     setvalues   MatSetType() + MatMPIAIJSetPreallocation() + MatSetValues(), off-process entries included;
+     coo         MatSetPreallocationCOO() + MatSetValuesCOO() with the values in device memory;
+     convert     MatConvert() of the MATMPIAIJ, MAT_INITIAL_MATRIX;
+     inplace     MatConvert() of a MATMPIAIJCUSPARSE copy, MAT_INPLACE_MATRIX;
+     reuse       MatConvert() with MAT_REUSE_MATRIX into a matrix of ours, after new values in the source.
+   Checks, for each: the type of the matrix and of its blocks; MatMult, MatMultAdd (y != z and y == z) and
+   MatMultTranspose equal the reference's; again after new values (the same pattern), after new nonzeros (PETSc
+   rebuilds the off-diagonal block), after MatAXPY with the transpose (MatHeaderMerge()) and with NaN and Inf in x (the same rows are NaN or Inf); a vector of the wrong
+   size gives the error that MATMPIAIJCUSPARSE gives, on every rank; MatDuplicate() and MatConvert() back to
+   MATMPIAIJ keep the values.
+*/
+#include <petscgpuformats.h>
+#include <petscdevice_cuda.h>
+#include <petsc/private/petscimpl.h> /* type_name in messages */
+
+static char      format[64] = "cmrs", mpitype[128], seqtype[128];
+static PetscBool offdiag;
+static PetscInt  nchecks;
+
+typedef struct {
+  const char *name;
+  PetscInt    M, N, maxlen;
+  PetscBool   blockdiag, longrow, offonly;
+} Case;
+
+typedef struct {
+  PetscInt     n;
+  PetscInt    *i, *j;
+  PetscScalar *v;
+} Triplets;
+
+/* Uneven ownership: rank r owns a share proportional to r + 1, rank 1 owns nothing when there are several ranks */
+static void Split(PetscInt N, PetscMPIInt size, PetscMPIInt r, PetscInt *start, PetscInt *end)
+{
+  PetscInt w = 0, wr = 0, wbefore = 0;
+
+  for (PetscMPIInt k = 0; k < size; k++) {
+    PetscInt wk = (size > 1 && k == 1) ? 0 : k + 1;
+
+    if (k < r) wbefore += wk;
+    if (k == r) wr = wk;
+    w += wk;
+  }
+  *start = N * wbefore / w;
+  *end   = N * (wbefore + wr) / w;
+}
+
+static PetscErrorCode MakeTriplets(const Case *c, PetscInt seed, Triplets *t)
+{
+  PetscMPIInt size, rank;
+  PetscRandom rnd;
+  PetscInt    rstart, rend, cstart, cend, cap, nrstart, nrend;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  Split(c->M, size, rank, &rstart, &rend);
+  Split(c->N, size, rank, &cstart, &cend);
+  Split(c->M, size, (rank + 1) % size, &nrstart, &nrend);
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, (unsigned long)(seed + 7919 * rank)));
+  PetscCall(PetscRandomSeed(rnd));
+  cap = (rend - rstart) * (c->maxlen + 1) + (c->longrow ? c->N : 0) + 64;
+  PetscCall(PetscMalloc3(cap, &t->i, cap, &t->j, cap, &t->v));
+  t->n = 0;
+  for (PetscInt r = rstart; r < rend; r++) {
+    PetscReal x;
+    PetscInt  len;
+
+    PetscCall(PetscRandomGetValueReal(rnd, &x));
+    len = (PetscInt)(x * (c->maxlen + 1));
+    if (r % 7 == 3) len = 0;                             /* empty rows */
+    if (c->longrow && r == c->M / 2) len = c->N * 5 / 6; /* one long row (its columns may repeat: added) */
+    for (PetscInt k = 0; k < len; k++) {
+      PetscInt col;
+
+      PetscCall(PetscRandomGetValueReal(rnd, &x));
+      if (c->blockdiag) col = cend > cstart ? cstart + (PetscInt)(x * (cend - cstart)) % (cend - cstart) : -1;
+      else if (c->offonly && size > 1 && r % 11 == 5 && cend - cstart < c->N) { /* only off-process columns */
+        col = (PetscInt)(x * (c->N - (cend - cstart))) % (c->N - (cend - cstart));
+        if (col >= cstart) col += cend - cstart;
+      } else col = (PetscInt)(x * c->N) % c->N;
+      if (col < 0) break;
+      PetscCall(PetscRandomGetValueReal(rnd, &x));
+      t->i[t->n] = r;
+      t->j[t->n] = col;
+      t->v[t->n] = (PetscScalar)((PetscInt)(x * 19) - 9); /* integers: the sums are exact */
+      t->n++;
+    }
+  }
+  /* entries of rows that the next rank owns (not in block-diagonal matrices: their columns would be off-block) */
+  if (!c->blockdiag && size > 1)
+    for (PetscInt k = 0; k < 16 && nrend > nrstart; k++) {
+      PetscReal x;
+
+      PetscCall(PetscRandomGetValueReal(rnd, &x));
+      t->i[t->n] = nrstart + (PetscInt)(x * (nrend - nrstart)) % (nrend - nrstart);
+      PetscCall(PetscRandomGetValueReal(rnd, &x));
+      t->j[t->n] = (PetscInt)(x * c->N) % c->N;
+      t->v[t->n] = 3.0;
+      t->n++;
+    }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TripletsDestroy(Triplets *t)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFree3(t->i, t->j, t->v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreateSized(const Case *c, MatType type, Mat *A)
+{
+  PetscMPIInt size, rank;
+  PetscInt    rs, re, cs, ce;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  Split(c->M, size, rank, &rs, &re);
+  Split(c->N, size, rank, &cs, &ce);
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, re - rs, ce - cs, c->M, c->N));
+  PetscCall(MatSetType(*A, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FillValues(Mat A, const Triplets *t, PetscScalar scale)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < t->n; k++) PetscCall(MatSetValue(A, t->i[k], t->j[k], scale * t->v[k], ADD_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The reference on the CPU: MATMPIAIJ with a generous preallocation */
+static PetscErrorCode Reference(const Case *c, const Triplets *t, Mat *R)
+{
+  PetscFunctionBeginUser;
+  PetscCall(CreateSized(c, MATMPIAIJ, R));
+  PetscCall(MatMPIAIJSetPreallocation(*R, 10, NULL, 10, NULL));
+  PetscCall(MatSetOption(*R, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  PetscCall(FillValues(*R, t, 1.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y_ours and y_ref (different types, same layout) agree: the same NaN and Inf entries, the others equal within rounding */
+static PetscErrorCode SameVec(Vec ya, Vec yr, const char *what)
+{
+  const PetscScalar *a, *r;
+  PetscInt           n, bad = -1, allbad;
+  PetscReal          scale = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(yr, &n));
+  PetscCall(VecGetArrayRead(ya, &a));
+  PetscCall(VecGetArrayRead(yr, &r));
+  for (PetscInt i = 0; i < n; i++)
+    if (!PetscIsInfOrNanScalar(r[i])) scale = PetscMax(scale, PetscAbsScalar(r[i]));
+  for (PetscInt i = 0; i < n && bad < 0; i++) {
+    PetscBool an = PetscIsNanScalar(a[i]), rn = PetscIsNanScalar(r[i]), ai = PetscIsInfScalar(a[i]), ri = PetscIsInfScalar(r[i]);
+
+    if (an != rn || ai != ri) bad = i;
+    else if (ai && PetscRealPart(a[i]) != PetscRealPart(r[i])) bad = i;
+    else if (!an && !ai && PetscAbsScalar(a[i] - r[i]) > 1e-12 * PetscMax(1.0, scale)) bad = i;
+  }
+  if (bad >= 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s: local entry %" PetscInt_FMT ": %g, reference %g\n", what, bad, (double)PetscRealPart(a[bad]), (double)PetscRealPart(r[bad])));
+  PetscCall(VecRestoreArrayRead(ya, &a));
+  PetscCall(VecRestoreArrayRead(yr, &r));
+  PetscCallMPI(MPIU_Allreduce(&bad, &allbad, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCheck(allbad < 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: differs from MATMPIAIJ", what);
+  nchecks++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckTypes(Mat A, const char *what)
+{
+  Mat       Ad, Ao;
+  PetscBool ok;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, seqtype, &ok));
+  if (ok) { /* the root name gives the sequential type on one process, as aijcusparse does */
+    PetscMPIInt size;
+
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+    PetscCheck(size == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: type %s on %d processes", what, seqtype, size);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, mpitype, &ok));
+  PetscCheck(ok, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: type %s, expected %s", what, ((PetscObject)A)->type_name, mpitype);
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+  PetscCall(PetscObjectTypeCompare((PetscObject)Ad, seqtype, &ok));
+  PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: diagonal block of type %s, expected %s", what, ((PetscObject)Ad)->type_name, seqtype);
+  PetscCall(PetscObjectTypeCompare((PetscObject)Ao, offdiag ? seqtype : MATSEQAIJCUSPARSE, &ok));
+  PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: off-diagonal block of type %s, expected %s", what, ((PetscObject)Ao)->type_name, offdiag ? seqtype : MATSEQAIJCUSPARSE);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every product of A against R, with x random, or with NaN and Inf in x */
+static PetscErrorCode CheckProducts(Mat A, Mat R, PetscBool naninf, const char *what)
+{
+  Vec         xa, ya, za, xr, yr, zr, ta, tr;
+  PetscRandom rnd;
+  PetscBool   cuda;
+  char        msg[256];
+
+  PetscFunctionBeginUser;
+  PetscCall(CheckTypes(A, what));
+  PetscCall(MatCreateVecs(A, &xa, &ya));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)xa, &cuda, VECMPICUDA, VECSEQCUDA, ""));
+  PetscCheck(cuda, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: MatCreateVecs() gave %s", what, ((PetscObject)xa)->type_name);
+  PetscCall(MatCreateVecs(R, &xr, &yr));
+  PetscCall(VecDuplicate(ya, &za));
+  PetscCall(VecDuplicate(yr, &zr));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(VecSetRandom(xr, rnd));
+  if (naninf) {
+    PetscInt N;
+
+    PetscCall(VecGetSize(xr, &N));
+    PetscCall(VecSetValue(xr, 0, NAN, INSERT_VALUES));
+    PetscCall(VecSetValue(xr, N - 1, INFINITY, INSERT_VALUES));
+    PetscCall(VecAssemblyBegin(xr));
+    PetscCall(VecAssemblyEnd(xr));
+  }
+  PetscCall(VecCopy(xr, xa));
+  PetscCall(VecSetRandom(yr, rnd));
+  PetscCall(VecCopy(yr, ya));
+
+  PetscCall(MatMult(A, xa, za));
+  PetscCall(MatMult(R, xr, zr));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: MatMult", what));
+  PetscCall(SameVec(za, zr, msg));
+  PetscCall(MatMultAdd(A, xa, ya, za));
+  PetscCall(MatMultAdd(R, xr, yr, zr));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: MatMultAdd", what));
+  PetscCall(SameVec(za, zr, msg));
+  PetscCall(MatMultAdd(A, xa, ya, ya)); /* y == z */
+  PetscCall(MatMultAdd(R, xr, yr, yr));
+  PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: MatMultAdd with y == z", what));
+  PetscCall(SameVec(ya, yr, msg));
+  if (!naninf) {
+    PetscCall(MatCreateVecs(A, NULL, &ta));
+    PetscCall(MatCreateVecs(R, NULL, &tr));
+    PetscCall(VecCopy(zr, tr));
+    PetscCall(VecCopy(zr, ta));
+    PetscCall(MatMultTranspose(A, ta, xa));
+    PetscCall(MatMultTranspose(R, tr, xr));
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: MatMultTranspose", what));
+    PetscCall(SameVec(xa, xr, msg));
+    PetscCall(VecDestroy(&ta));
+    PetscCall(VecDestroy(&tr));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&xa));
+  PetscCall(VecDestroy(&ya));
+  PetscCall(VecDestroy(&za));
+  PetscCall(VecDestroy(&xr));
+  PetscCall(VecDestroy(&yr));
+  PetscCall(VecDestroy(&zr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A, of our type, built from t one of the ways users build parallel matrices */
+static PetscErrorCode Build(const Case *c, const Triplets *t, Mat R, const char *how, Mat *A)
+{
+  PetscBool is;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrcmp(how, "setvalues", &is));
+  if (is) {
+    PetscCall(CreateSized(c, format, A)); /* the root name: the parallel type on any number of ranks */
+    PetscCall(MatMPIAIJSetPreallocation(*A, 10, NULL, 10, NULL));
+    PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    PetscCall(FillValues(*A, t, 1.0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscStrcmp(how, "coo", &is));
+  if (is) {
+    PetscScalar *dv;
+
+    PetscCall(CreateSized(c, mpitype, A));
+    PetscCall(MatSetPreallocationCOO(*A, t->n, t->i, t->j));
+    PetscCallCUDA(cudaMalloc((void **)&dv, PetscMax(t->n, 1) * sizeof(PetscScalar)));
+    PetscCallCUDA(cudaMemcpy(dv, t->v, t->n * sizeof(PetscScalar), cudaMemcpyHostToDevice));
+    PetscCall(MatSetValuesCOO(*A, dv, INSERT_VALUES));
+    PetscCallCUDA(cudaFree(dv));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscStrcmp(how, "convert", &is));
+  if (is) {
+    PetscCall(MatConvert(R, mpitype, MAT_INITIAL_MATRIX, A));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscStrcmp(how, "inplace", &is));
+  if (is) {
+    PetscCall(MatConvert(R, MATMPIAIJCUSPARSE, MAT_INITIAL_MATRIX, A));
+    PetscCall(MatConvert(*A, format, MAT_INPLACE_MATRIX, A));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscStrcmp(how, "reuse", &is));
+  PetscCheck(is, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown way %s", how);
+  { /* a matrix of ours of R's pattern with other values, then R's values through MAT_REUSE_MATRIX */
+    Mat R2;
+
+    PetscCall(MatDuplicate(R, MAT_COPY_VALUES, &R2));
+    PetscCall(MatScale(R2, -5.0));
+    PetscCall(MatConvert(R2, mpitype, MAT_INITIAL_MATRIX, A));
+    PetscCall(CheckProducts(*A, R2, PETSC_FALSE, "before MAT_REUSE_MATRIX"));
+    PetscCall(MatConvert(R, mpitype, MAT_REUSE_MATRIX, A));
+    PetscCall(MatDestroy(&R2));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RunCase(const Case *c, const char *how, PetscInt seed)
+{
+  Triplets t;
+  Mat      R, A, D, H;
+  char     what[256];
+
+  PetscFunctionBeginUser;
+  PetscCall(MakeTriplets(c, seed, &t));
+  PetscCall(Reference(c, &t, &R));
+  PetscCall(Build(c, &t, R, how, &A));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s built by %s", c->name, how));
+  PetscCall(CheckProducts(A, R, PETSC_FALSE, what));
+  PetscCall(CheckProducts(A, R, PETSC_TRUE, what));
+
+  /* new values, the same pattern: MatScale, then the same entries added again through MatSetValues */
+  PetscCall(MatScale(A, 2.0));
+  PetscCall(MatScale(R, 2.0));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s built by %s, scaled", c->name, how));
+  PetscCall(CheckProducts(A, R, PETSC_FALSE, what));
+  PetscCall(FillValues(A, &t, -1.0));
+  PetscCall(FillValues(R, &t, -1.0));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s built by %s, values added", c->name, how));
+  PetscCall(CheckProducts(A, R, PETSC_FALSE, what));
+
+  /* new nonzeros, off-process columns and entries of other ranks' rows included: PETSc rebuilds the blocks */
+  if (!c->blockdiag) {
+    Triplets t2;
+    Case     c2 = *c;
+
+    c2.maxlen  = 2;
+    c2.longrow = PETSC_FALSE;
+    PetscCall(MakeTriplets(&c2, seed + 99991, &t2));
+    PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    PetscCall(FillValues(A, &t2, 1.0));
+    PetscCall(FillValues(R, &t2, 1.0));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s built by %s, new nonzeros", c->name, how));
+    PetscCall(CheckProducts(A, R, PETSC_FALSE, what));
+    PetscCall(TripletsDestroy(&t2));
+  }
+
+  /* MatAXPY with the transpose (another pattern): PETSc builds a new matrix of A's type and merges it into A's header */
+  if (c->M == c->N) {
+    Mat At, Rt;
+
+    PetscCall(MatTranspose(A, MAT_INITIAL_MATRIX, &At));
+    PetscCall(MatTranspose(R, MAT_INITIAL_MATRIX, &Rt));
+    PetscCall(MatAXPY(A, 0.5, At, DIFFERENT_NONZERO_PATTERN));
+    PetscCall(MatAXPY(R, 0.5, Rt, DIFFERENT_NONZERO_PATTERN));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s built by %s, MatAXPY with its transpose", c->name, how));
+    PetscCall(CheckProducts(A, R, PETSC_FALSE, what));
+    PetscCall(MatDestroy(&At));
+    PetscCall(MatDestroy(&Rt));
+  }
+
+  /* MatDuplicate keeps type and values; MatConvert back to MATMPIAIJ gives the reference's entries */
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &D));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s built by %s, duplicate", c->name, how));
+  PetscCall(CheckProducts(D, R, PETSC_FALSE, what));
+  PetscCall(MatConvert(A, MATMPIAIJ, MAT_INITIAL_MATRIX, &H));
+  {
+    PetscReal nrm;
+
+    PetscCall(MatAXPY(H, -1.0, R, DIFFERENT_NONZERO_PATTERN));
+    PetscCall(MatNorm(H, NORM_FROBENIUS, &nrm));
+    PetscCheck(nrm == 0.0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s built by %s: MatConvert to mpiaij differs from the reference by %g", c->name, how, (double)nrm);
+    nchecks++;
+  }
+  PetscCall(MatDestroy(&H));
+  PetscCall(MatDestroy(&D));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&R));
+  PetscCall(TripletsDestroy(&t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A vector of the wrong size: the error MATMPIAIJCUSPARSE gives, on every rank, and no hang */
+static PetscErrorCode CheckErrors(void)
+{
+  Case           c = {"square", 200, 200, 4, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
+  Triplets       t;
+  Mat            R, A, C;
+  Vec            x, y;
+  PetscErrorCode ierr, cierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(MakeTriplets(&c, 5, &t));
+  PetscCall(Reference(&c, &t, &R));
+  PetscCall(MatConvert(R, mpitype, MAT_INITIAL_MATRIX, &A));
+  PetscCall(MatConvert(R, MATMPIAIJCUSPARSE, MAT_INITIAL_MATRIX, &C));
+  PetscCall(VecCreateMPICUDA(PETSC_COMM_WORLD, PETSC_DECIDE, c.N + 3, &x));
+  PetscCall(MatCreateVecs(A, NULL, &y));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr  = MatMult(A, x, y);
+  cierr = MatMult(C, x, y);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr && ierr == cierr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatMult with a vector of the wrong size: error %d, %d with %s", (int)ierr, (int)cierr, MATMPIAIJCUSPARSE);
+  nchecks++;
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  /* and the matrix still works */
+  PetscCall(CheckProducts(A, R, PETSC_FALSE, "after an error"));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&C));
+  PetscCall(MatDestroy(&R));
+  PetscCall(TripletsDestroy(&t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  const Case cases[] = {
+      {"square",      2000, 2000, 8, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE },
+      {"rectangular", 1500, 2300, 8, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE },
+      {"blockdiag",   2000, 2000, 8, PETSC_TRUE,  PETSC_FALSE, PETSC_FALSE},
+      {"small",       20,   20,   4, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE },
+      {"longrow",     6000, 6000, 6, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE }
+  };
+  const char *ways[] = {"setvalues", "coo", "convert", "inplace", "reuse"};
+  PetscMPIInt size;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGPUFormatsInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-format", format, sizeof(format), NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_gpuformat_offdiag", &offdiag, NULL));
+  PetscCall(PetscSNPrintf(mpitype, sizeof(mpitype), "mpiaijcusparse%s", format));
+  PetscCall(PetscSNPrintf(seqtype, sizeof(seqtype), "seqaijcusparse%s", format));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(cases); k++)
+    for (size_t w = 0; w < PETSC_STATIC_ARRAY_LENGTH(ways); w++) PetscCall(RunCase(&cases[k], ways[w], (PetscInt)(100 * k + w)));
+  PetscCall(CheckErrors());
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d processes (off-diagonal blocks %s): %" PetscInt_FMT " checks passed\n", mpitype, size, offdiag ? seqtype : MATSEQAIJCUSPARSE, nchecks));
+  PetscCall(PetscFinalize());
+  return 0;
+}
