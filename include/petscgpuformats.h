@@ -6,7 +6,8 @@
 
 /*MC
    MATCMRS - "cmrs" - root name of the CMRS (Compressed Multi-Row Storage) GPU matrix type.
-   It resolves to `MATSEQCMRS` on one MPI process.
+   It resolves to `MATSEQCMRS` on one MPI process and to `MATMPICMRS` (a `MATMPIAIJCUSPARSE` whose diagonal blocks are
+   `MATSEQCMRS`) on several.
 
    Level: beginner
 
@@ -18,7 +19,8 @@ M*/
 
 /*MC
    MATSELLCS - "sellcs" - root name of the SELL-C-sigma GPU matrix type.
-   It resolves to `MATSEQSELLCS` on one MPI process.
+   It resolves to `MATSEQSELLCS` on one MPI process and to `MATMPISELLCS` (a `MATMPIAIJCUSPARSE` whose diagonal blocks are
+   `MATSEQSELLCS`) on several.
 
    Level: beginner
 
@@ -30,7 +32,8 @@ M*/
 
 /*MC
    MATBCE - "bce" - root name of the BCE GPU matrix type (blocked CSR/ELL with optimal partitioning).
-   It resolves to `MATSEQBCE` on one MPI process.
+   It resolves to `MATSEQBCE` on one MPI process and to `MATMPIBCE` (a `MATMPIAIJCUSPARSE` whose diagonal blocks are
+   `MATSEQBCE`) on several.
 
    Level: beginner
 

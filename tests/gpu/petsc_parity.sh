@@ -2,7 +2,8 @@
 # One of PETSc's own programs, unmodified, once with aijcusparse and once with TYPE (loaded with -dll_append). With
 # TYPE it must
 #   - take the same iterations (every "iterations N" that -ksp_converged_reason prints, in order), each within one:
-#     the kernels sum a row in another order than cuSPARSE, and the rounding may move a stop by one iteration;
+#     the kernels sum a row in another order than cuSPARSE, and the rounding may move a stop by one iteration
+#     (under MPI within aijcusparse's own spread over two runs, if that is larger);
 #   - keep every operator that aijcusparse's run shows as seqaijcusparse (-ksp_view: all the multigrid levels) in TYPE;
 #   - compute on the GPU every matrix-matrix product that aijcusparse's run computes there (GPU %F in -log_view).
 #   petsc_parity.sh PROGRAM LIBRARY TYPE TYPE_OPTION ARGS...      (TYPE_OPTION: -mat_type or -dm_mat_type)
@@ -27,11 +28,20 @@ its() { printf '%s\n' "$1" | grep -o 'iterations [0-9][0-9]*' | tr '\n' ' '; }
 # equal iteration counts of solves that fail prove nothing
 ! printf '%s\n' "$ref" | grep -q 'did not converge' || fail "a solve with aijcusparse did not converge: choose options under which it does"
 counts() { its "$1" | tr -cd '0-9 '; }
-close=$(awk -v a="$(counts "$out")" -v b="$(counts "$ref")" 'BEGIN {
-  n = split(a, x, " "); m = split(b, y, " "); ok = n == m
-  for (i = 1; i <= n && ok; i++) if (x[i] - y[i] > 1 || y[i] - x[i] > 1) ok = 0
+# under MPI, aijcusparse's own counts vary from run to run (cuSPARSE's default SpMV is not deterministic): a second
+# run of aijcusparse gives the spread, and each count of TYPE may differ from the first run's by max(1, spread)
+ref2=$ref
+if [ -n "$LAUNCH" ]; then
+  ref2=$($LAUNCH "$exe" "$@" $opt aijcusparse -ksp_converged_reason) || { printf '%s\n' "$ref2"; echo "FAILED: the second run with aijcusparse"; exit 1; }
+fi
+close=$(awk -v a="$(counts "$out")" -v b="$(counts "$ref")" -v c="$(counts "$ref2")" 'BEGIN {
+  n = split(a, x, " "); m = split(b, y, " "); split(c, z, " "); ok = n == m
+  for (i = 1; i <= n && ok; i++) {
+    tol = y[i] - z[i]; if (tol < 0) tol = -tol; if (tol < 1) tol = 1
+    if (x[i] - y[i] > tol || y[i] - x[i] > tol) ok = 0
+  }
   print ok ? "yes" : "no" }')
-[ "$close" = yes ] || fail "$type took $(its "$out"), aijcusparse $(its "$ref")"
+[ "$close" = yes ] || fail "$type took $(its "$out"), aijcusparse $(its "$ref") (and $(its "$ref2") in a second run)"
 # cuSPARSE's factors (of coarse solves, ILU) are seqaijcusparse in both runs
 count() { printf '%s\n' "$1" | grep -c "$2" || true; }
 nref=$(count "$ref" 'type: \(seq\|mpi\)aijcusparse$')
@@ -50,5 +60,5 @@ bad=$(printf '%s\n' "$gref" | while read -r ev f; do
   if [ "$f" != 0 ] && [ "${g:-0}" = 0 ]; then echo "$ev: GPU %F $f with aijcusparse, ${g:-none} with $type"; fi
 done)
 [ -z "$bad" ] || fail "$bad"
-echo "$type: $(its "$out"); aijcusparse: $(its "$ref"); $nout operators of type seqaijcusparse$type; product events on the GPU:"
+echo "$type: $(its "$out"); aijcusparse: $(its "$ref") and $(its "$ref2"); $nout operators of type seqaijcusparse$type; product events on the GPU:"
 printf '%s\n' "$gout" | sed 's/^/  /'

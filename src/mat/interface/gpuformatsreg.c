@@ -8,6 +8,22 @@ PETSC_INTERN PetscErrorCode MatGPUFormatRegisterReset_Private(void);
 static PetscBool PetscGPUFormatsPackageInitialized = PETSC_FALSE;
 
 /* The parallel types: MATMPIAIJCUSPARSE with its blocks in the format (src/mat/impls/common/gpuformatmpi.c) */
+/*MC
+   MATMPICMRS - "mpiaijcusparsecmrs" - a parallel `MATMPIAIJCUSPARSE` matrix whose diagonal blocks are `MATSEQCMRS` (CMRS on the GPU);
+   the off-diagonal blocks too with `-mat_gpuformat_offdiag`
+
+   Options Database Keys:
++  -mat_type cmrs - the type on any number of processes (with `MatSetFromOptions()`)
+-  -mat_gpuformat_offdiag <bool> - the off-diagonal blocks in the format too (default false: cuSPARSE's CSR)
+
+   Level: beginner
+
+   Note:
+   `MatMult()` and `MatMultAdd()` are those of `MATMPIAIJCUSPARSE`, which overlap the scatter of the ghost values with the
+   product of the diagonal block; the format's options are read with the matrix's prefix and given to the blocks.
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQCMRS`, `MATMPIAIJCUSPARSE`
+M*/
 static PetscErrorCode MatCreate_MPICMRS(Mat A)
 {
   PetscFunctionBegin;
@@ -15,6 +31,22 @@ static PetscErrorCode MatCreate_MPICMRS(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*MC
+   MATMPISELLCS - "mpiaijcusparsesellcs" - a parallel `MATMPIAIJCUSPARSE` matrix whose diagonal blocks are `MATSEQSELLCS` (SELL-C-sigma on the GPU);
+   the off-diagonal blocks too with `-mat_gpuformat_offdiag`
+
+   Options Database Keys:
++  -mat_type sellcs - the type on any number of processes (with `MatSetFromOptions()`)
+-  -mat_gpuformat_offdiag <bool> - the off-diagonal blocks in the format too (default false: cuSPARSE's CSR)
+
+   Level: beginner
+
+   Note:
+   `MatMult()` and `MatMultAdd()` are those of `MATMPIAIJCUSPARSE`, which overlap the scatter of the ghost values with the
+   product of the diagonal block; the format's options are read with the matrix's prefix and given to the blocks.
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQSELLCS`, `MATMPIAIJCUSPARSE`
+M*/
 static PetscErrorCode MatCreate_MPISELLCS(Mat A)
 {
   PetscFunctionBegin;
@@ -22,6 +54,22 @@ static PetscErrorCode MatCreate_MPISELLCS(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*MC
+   MATMPIBCE - "mpiaijcusparsebce" - a parallel `MATMPIAIJCUSPARSE` matrix whose diagonal blocks are `MATSEQBCE` (BCE on the GPU);
+   the off-diagonal blocks too with `-mat_gpuformat_offdiag`
+
+   Options Database Keys:
++  -mat_type bce - the type on any number of processes (with `MatSetFromOptions()`)
+-  -mat_gpuformat_offdiag <bool> - the off-diagonal blocks in the format too (default false: cuSPARSE's CSR)
+
+   Level: beginner
+
+   Note:
+   `MatMult()` and `MatMultAdd()` are those of `MATMPIAIJCUSPARSE`, which overlap the scatter of the ghost values with the
+   product of the diagonal block; the format's options are read with the matrix's prefix and given to the blocks.
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQBCE`, `MATMPIAIJCUSPARSE`
+M*/
 static PetscErrorCode MatCreate_MPIBCE(Mat A)
 {
   PetscFunctionBegin;
