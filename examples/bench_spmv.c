@@ -64,13 +64,13 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
 #include <petscgpuformats.h>
 #include "matgen.h"
 #include "spmv_balanced.h"
+#include "benchutil.h"
 
 /* Capacity of one JSON record; paths are at most PETSC_MAX_PATH_LEN, every other field is short */
 #define JSON_LINE_MAX (4 * PETSC_MAX_PATH_LEN)
 /* Capacity of the -types option string */
 #define TYPES_MAX_LEN PETSC_MAX_PATH_LEN
 /* Bytes in one MiB */
-#define MIB ((size_t)1024 * 1024)
 
 /* ------------------------------------------------------------------------------------------------ */
 /* JSON record builder                                                                              */
@@ -197,60 +197,9 @@ static PetscErrorCode JSONEnd(JSONLine *j)
 /* ------------------------------------------------------------------------------------------------ */
 
 /* Median of n values (n > 0); the values are sorted in place */
-static PetscErrorCode MedianReal(PetscInt n, PetscReal v[], PetscReal *median)
-{
-  PetscFunctionBeginUser;
-  PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Median of an empty set");
-  PetscCall(PetscSortReal(n, v));
-  *median = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* ------------------------------------------------------------------------------------------------ */
 /* Device information                                                                               */
 /* ------------------------------------------------------------------------------------------------ */
-
-/*
-  Device-to-device copy bandwidth: median over reps timed cudaMemcpy() of mib MiB, counting each byte
-  once read and once written. Returned in GB/s (1e9 bytes per second).
-*/
-static PetscErrorCode MeasureCopyBandwidth(PetscInt mib, PetscInt reps, PetscReal *gbs)
-{
-  const size_t bytes = (size_t)mib * MIB;
-  void        *src, *dst;
-  cudaEvent_t  start, stop;
-  PetscReal   *secs, median;
-
-  PetscFunctionBeginUser;
-  PetscCall(PetscMalloc1(reps, &secs));
-  PetscCallCUDA(cudaMalloc(&src, bytes));
-  PetscCallCUDA(cudaMalloc(&dst, bytes));
-  PetscCallCUDA(cudaMemset(src, 0, bytes));
-  PetscCallCUDA(cudaMemset(dst, 0, bytes));
-  PetscCallCUDA(cudaEventCreate(&start));
-  PetscCallCUDA(cudaEventCreate(&stop));
-  /* warm-up copy */
-  PetscCallCUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
-  PetscCallCUDA(cudaDeviceSynchronize());
-  for (PetscInt r = 0; r < reps; r++) {
-    float ms;
-
-    PetscCallCUDA(cudaEventRecord(start, 0));
-    PetscCallCUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
-    PetscCallCUDA(cudaEventRecord(stop, 0));
-    PetscCallCUDA(cudaEventSynchronize(stop));
-    PetscCallCUDA(cudaEventElapsedTime(&ms, start, stop));
-    secs[r] = 1e-3 * (PetscReal)ms; /* milliseconds to seconds */
-  }
-  PetscCall(MedianReal(reps, secs, &median));
-  *gbs = 2.0 * (PetscReal)bytes / median / 1e9; /* read + write, in units of 1e9 bytes/s */
-  PetscCallCUDA(cudaEventDestroy(start));
-  PetscCallCUDA(cudaEventDestroy(stop));
-  PetscCallCUDA(cudaFree(src));
-  PetscCallCUDA(cudaFree(dst));
-  PetscCall(PetscFree(secs));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Benchmark of one type                                                                            */
@@ -618,10 +567,10 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
     secs[b] = 1e-3 * (PetscReal)ms / (PetscReal)ctx->reps; /* milliseconds to seconds per product */
     wall[b] = (PetscReal)(t1 - t0) / (PetscReal)ctx->reps;
   }
-  PetscCall(MedianReal(ctx->batches, secs, &median_s)); /* sorts secs */
+  PetscCall(BenchMedianReal(ctx->batches, secs, &median_s)); /* sorts secs */
   min_s = secs[0];
   max_s = secs[ctx->batches - 1];
-  PetscCall(MedianReal(ctx->batches, wall, &wall_median_s));
+  PetscCall(BenchMedianReal(ctx->batches, wall, &wall_median_s));
 
   /*
      Products after a change of values, as in a Newton or time step: each product follows MatScale(B, -1), which
@@ -644,7 +593,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
       secs[b] = 1e-3 * (PetscReal)ms / (PetscReal)ctx->reps;
       if (ctx->reps % 2) PetscCall(MatScale(B, -1.0));
     }
-    PetscCall(MedianReal(ctx->batches, secs, &changed_s));
+    PetscCall(BenchMedianReal(ctx->batches, secs, &changed_s));
   }
   PetscCall(PetscFree2(secs, wall));
   PetscCallCUDA(cudaEventDestroy(start));
@@ -814,7 +763,7 @@ int main(int argc, char **argv)
   PetscCall(PetscStrncpy(ctx.device, prop.name, sizeof(ctx.device)));
   PetscCall(Provenance(&ctx));
   ctx.l2_bytes = (PetscInt)prop.l2CacheSize;
-  PetscCall(MeasureCopyBandwidth(bw_mib, bw_reps, &ctx.copy_bw));
+  PetscCall(BenchMeasureCopyBandwidth(bw_mib, bw_reps, &ctx.copy_bw));
 
   /* Host matrix */
   PetscCall(MatGenFromOptions(&Ahost, ctx.matrix, sizeof(ctx.matrix), ctx.params, sizeof(ctx.params)));

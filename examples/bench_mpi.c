@@ -1,0 +1,277 @@
+static char help[] = "Parallel SpMV benchmark: MatMult() of one matrix, distributed over the MPI processes (which may share one GPU),\n\
+in a list of parallel GPU matrix types, against mpiaijcusparse with the same partition.\n\
+  -types <aijcusparse,cmrs,cmrs/offdiag,...> : entries; /offdiag puts the off-diagonal blocks in the format too\n\
+  -matrix <kind> and its size options, or -matrix file -f FILE : the matrix (examples/matgen.c), generated on every process\n\
+  -warmup n -batches b -reps r : untimed products, then b timed batches of r products\n\
+  -bw_mib mib -bw_reps n : the copy bandwidth measurement (rank 0 alone)\n\
+  -json_out file : append one JSON record per entry\n";
+
+/*
+   For each entry, with the rows split evenly (PETSc's default layout, the same for every entry):
+     product   the time of one MatMult() of the parallel matrix, the maximum over the processes of each batch
+               (batches start at a barrier, each process synchronizes its device at the end), median over batches;
+     diagonal  the same for the product of the diagonal block alone (MatMult() of the block on local vectors);
+     scatter   the same for the scatter of the ghost values alone (a VecScatter of the off-diagonal block's columns);
+   and the ratios to mpiaijcusparse. The result is checked against mpiaijcusparse's (relative 2-norm error).
+   Rank 0 prints a table; the JSON records carry the device, the copy bandwidth, the matrix, the process count.
+*/
+#include <petscmat.h>
+#include <petsctime.h>
+#include <petscdevice_cuda.h>
+#include <petscgpuformats.h>
+#include "matgen.h"
+#include "benchutil.h"
+
+typedef struct {
+  PetscInt  warmup, batches, reps;
+  PetscReal product, diagonal, scatter; /* seconds, medians of the per-batch maxima */
+} Timing;
+
+/* Seconds per operation, max over ranks of each batch, median over batches; op(ctx) runs one operation */
+static PetscErrorCode TimeOp(MPI_Comm comm, const Timing *t, PetscErrorCode (*op)(void *), void *opctx, PetscReal *median)
+{
+  PetscReal *secs;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(t->batches, &secs));
+  for (PetscInt w = 0; w < t->warmup; w++) PetscCall(op(opctx));
+  PetscCallCUDA(cudaDeviceSynchronize());
+  for (PetscInt b = 0; b < t->batches; b++) {
+    PetscLogDouble t0, t1;
+    PetscReal      local, global;
+
+    PetscCallMPI(MPI_Barrier(comm));
+    PetscCall(PetscTime(&t0));
+    for (PetscInt r = 0; r < t->reps; r++) PetscCall(op(opctx));
+    PetscCallCUDA(cudaDeviceSynchronize());
+    PetscCall(PetscTime(&t1));
+    local = (PetscReal)(t1 - t0) / t->reps;
+    PetscCallMPI(MPIU_Allreduce(&local, &global, 1, MPIU_REAL, MPI_MAX, comm));
+    secs[b] = global;
+  }
+  PetscCall(BenchMedianReal(t->batches, secs, median));
+  PetscCall(PetscFree(secs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  Mat        A;
+  Vec        x, y;
+  VecScatter sc;
+} OpCtx;
+
+static PetscErrorCode OpMult(void *p)
+{
+  OpCtx *o = (OpCtx *)p;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatMult(o->A, o->x, o->y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode OpScatter(void *p)
+{
+  OpCtx *o = (OpCtx *)p;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecScatterBegin(o->sc, o->x, o->y, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(o->sc, o->x, o->y, INSERT_VALUES, SCATTER_FORWARD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Times the product, the diagonal block's product and the ghost scatter of A on x */
+static PetscErrorCode TimeMatrix(Mat A, Vec x, Vec y, Timing *t)
+{
+  MPI_Comm        comm = PetscObjectComm((PetscObject)A);
+  Mat             Ad, Ao;
+  const PetscInt *garray;
+  OpCtx           o;
+
+  PetscFunctionBeginUser;
+  o.A = A;
+  o.x = x;
+  o.y = y;
+  PetscCall(TimeOp(comm, t, OpMult, &o, &t->product));
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
+  PetscCall(MatCreateVecs(Ad, &o.x, &o.y));
+  PetscCall(VecSet(o.x, 1.0));
+  o.A = Ad;
+  PetscCall(TimeOp(comm, t, OpMult, &o, &t->diagonal));
+  PetscCall(VecDestroy(&o.x));
+  PetscCall(VecDestroy(&o.y));
+  { /* the scatter that MatMult() does: the ghost columns of this process, from x */
+    IS       from;
+    PetscInt nghost;
+
+    PetscCall(MatGetLocalSize(Ao, NULL, &nghost));
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nghost, garray, PETSC_COPY_VALUES, &from));
+    PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, nghost, &o.y));
+    PetscCall(VecScatterCreate(x, from, o.y, NULL, &o.sc));
+    o.x = x;
+    PetscCall(TimeOp(comm, t, OpScatter, &o, &t->scatter));
+    PetscCall(VecScatterDestroy(&o.sc));
+    PetscCall(VecDestroy(&o.y));
+    PetscCall(ISDestroy(&from));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  char                  types[PETSC_MAX_PATH_LEN] = "aijcusparse,cmrs,cmrs/offdiag,sellcs,sellcs/offdiag,bce,bce/offdiag", json_out[PETSC_MAX_PATH_LEN] = "", matrix[64], params[PETSC_MAX_PATH_LEN];
+  char                **entries;
+  int                   ntypes, ndev = 0;
+  PetscInt              bw_mib = 1024, bw_reps = 20, M, N, rstart, rend, nfailed = 0;
+  PetscInt64            nnz = 0;
+  PetscMPIInt           size, rank;
+  PetscReal             bw = 0, row_mean, row_std, nrmref;
+  PetscInt              row_max;
+  PetscBool             flg_json, hashelp;
+  Timing                t = {10, 7, 100, 0, 0, 0}, ref = {0};
+  Mat                   H, Hl, Ahost, Aref;
+  Vec                   x, yref, y;
+  FILE                 *json = NULL;
+  struct cudaDeviceProp prop;
+  int                   dev;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGPUFormatsInitializePackage());
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Parallel SpMV benchmark options", NULL);
+  PetscCall(PetscOptionsString("-types", "Comma separated list of entries: a type, or a type/offdiag", NULL, types, types, sizeof(types), NULL));
+  PetscCall(PetscOptionsBoundedInt("-warmup", "Untimed products before timing", NULL, t.warmup, &t.warmup, NULL, 0));
+  PetscCall(PetscOptionsBoundedInt("-batches", "Number of timed batches", NULL, t.batches, &t.batches, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-reps", "Products per timed batch", NULL, t.reps, &t.reps, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-bw_mib", "MiB per buffer of the copy bandwidth measurement", NULL, bw_mib, &bw_mib, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-bw_reps", "Timed copies of the copy bandwidth measurement", NULL, bw_reps, &bw_reps, NULL, 1));
+  PetscCall(PetscOptionsString("-json_out", "Also append the JSON records to this file (rank 0)", NULL, json_out, json_out, sizeof(json_out), &flg_json));
+  PetscOptionsEnd();
+  PetscCall(PetscOptionsHasHelp(NULL, &hashelp));
+  if (hashelp) { /* the matrix options too, then nothing else: no GPU needed */
+    PetscCall(MatGenFromOptions(&H, matrix, sizeof(matrix), params, sizeof(params)));
+    PetscCall(MatDestroy(&H));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
+  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 1) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_mpi: no usable CUDA device; it times products on a GPU\n"));
+    PetscCall(PetscOptionsSetValue(NULL, "-options_left", "false"));
+    PetscCall(PetscFinalize());
+    return 1;
+  }
+  PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
+  PetscCallCUDA(cudaGetDevice(&dev));
+  PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
+  if (rank == 0) PetscCall(BenchMeasureCopyBandwidth(bw_mib, bw_reps, &bw)); /* the others wait: the GPU is shared */
+  PetscCallMPI(MPI_Bcast(&bw, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
+
+  /* the matrix, generated whole on every process (the same seed), each taking its rows of PETSc's default layout */
+  PetscCall(MatGenFromOptions(&H, matrix, sizeof(matrix), params, sizeof(params)));
+  PetscCall(MatGetSize(H, &M, &N));
+  PetscCall(MatGenRowStatistics(H, &nnz, &row_mean, &row_std, &row_max));
+  PetscCall(MatCreate(PETSC_COMM_WORLD, &Ahost));
+  PetscCall(MatSetSizes(Ahost, PETSC_DECIDE, PETSC_DECIDE, M, N));
+  PetscCall(MatSetType(Ahost, MATMPIAIJ));
+  PetscCall(MatSetUp(Ahost));
+  PetscCall(MatGetOwnershipRange(Ahost, &rstart, &rend));
+  {
+    IS rows, cols;
+
+    PetscCall(ISCreateStride(PETSC_COMM_SELF, rend - rstart, rstart, 1, &rows));
+    PetscCall(ISCreateStride(PETSC_COMM_SELF, N, 0, 1, &cols));
+    PetscCall(MatCreateSubMatrix(H, rows, cols, MAT_INITIAL_MATRIX, &Hl));
+    PetscCall(ISDestroy(&rows));
+    PetscCall(ISDestroy(&cols));
+  }
+  {
+    const PetscInt    *ia, *ja;
+    const PetscScalar *va;
+    PetscInt           m;
+    PetscBool          done;
+
+    PetscCall(MatGetRowIJ(Hl, 0, PETSC_FALSE, PETSC_FALSE, &m, &ia, &ja, &done));
+    PetscCall(MatSeqAIJGetArrayRead(Hl, &va));
+    PetscCall(MatDestroy(&Ahost));
+    PetscCall(MatCreateMPIAIJWithArrays(PETSC_COMM_WORLD, m, PETSC_DECIDE, M, N, ia, ja, va, &Ahost));
+    PetscCall(MatSeqAIJRestoreArrayRead(Hl, &va));
+    PetscCall(MatRestoreRowIJ(Hl, 0, PETSC_FALSE, PETSC_FALSE, &m, &ia, &ja, &done));
+  }
+  PetscCall(MatDestroy(&Hl));
+  PetscCall(MatDestroy(&H));
+
+  PetscCall(MatConvert(Ahost, MATMPIAIJCUSPARSE, MAT_INITIAL_MATRIX, &Aref));
+  PetscCall(MatCreateVecs(Aref, &x, &yref));
+  PetscCall(VecDuplicate(yref, &y));
+  {
+    PetscRandom rnd;
+
+    PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+    PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+    PetscCall(VecSetRandom(x, rnd));
+    PetscCall(PetscRandomDestroy(&rnd));
+  }
+  PetscCall(MatMult(Aref, x, yref));
+  PetscCall(VecNorm(yref, NORM_2, &nrmref));
+  ref = t;
+  PetscCall(TimeMatrix(Aref, x, y, &ref));
+
+  if (flg_json && rank == 0) PetscCall(PetscFOpen(PETSC_COMM_SELF, json_out, "a", &json));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# %s, %d processes, copy bandwidth %.1f GB/s; matrix %s %s: %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt64_FMT " entries\n", prop.name, size, (double)bw, matrix, params, M, N, (PetscInt64)nnz));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# %-20s %12s %12s %12s %10s %10s %10s\n", "entry", "product_us", "diagonal_us", "scatter_us", "vs_product", "vs_diag", "error"));
+  PetscCall(PetscStrToArray(types, ',', &ntypes, &entries));
+  for (int k = 0; k < ntypes; k++) {
+    char      type[64], *slash;
+    PetscBool offdiag = PETSC_FALSE, cusparse;
+    Mat       A;
+    Timing    tk = t;
+    PetscReal err;
+
+    PetscCall(PetscStrncpy(type, entries[k], sizeof(type)));
+    PetscCall(PetscStrchr(type, '/', &slash));
+    if (slash) {
+      PetscCall(PetscStrcmp(slash + 1, "offdiag", &offdiag));
+      PetscCheck(offdiag, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "Entry %s: only /offdiag is known", entries[k]);
+      *slash = 0;
+    }
+    PetscCall(PetscStrcmp(type, "aijcusparse", &cusparse));
+    if (cusparse) {
+      PetscCall(PetscObjectReference((PetscObject)Aref));
+      A  = Aref;
+      tk = ref;
+    } else {
+      char prefix[64];
+
+      PetscCall(MatConvert(Ahost, type, MAT_INITIAL_MATRIX, &A));
+      PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "bench%d_", k));
+      PetscCall(MatSetOptionsPrefix(A, prefix));
+      PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "-bench%d_mat_gpuformat_offdiag", k));
+      PetscCall(PetscOptionsSetValue(NULL, prefix, offdiag ? "true" : "false"));
+      PetscCall(MatSetFromOptions(A));
+      PetscCall(TimeMatrix(A, x, y, &tk));
+    }
+    PetscCall(MatMult(A, x, y));
+    PetscCall(VecAXPY(y, -1.0, yref));
+    PetscCall(VecNorm(y, NORM_2, &err));
+    err = nrmref > 0 ? err / nrmref : err;
+    if (!(err <= 1e-12)) nfailed++;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %10.3f %10.3f %10.2e\n", entries[k], 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.scatter, (double)(ref.product / tk.product), (double)(ref.diagonal / tk.diagonal), (double)err));
+    if (json)
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, json,
+                             "{\"device\": \"%s\", \"copy_bw_GBs\": %.2f, \"nprocs\": %d, \"matrix\": \"%s\", \"matrix_params\": \"%s\", \"rows\": %" PetscInt_FMT ", \"cols\": %" PetscInt_FMT ", \"nnz\": %" PetscInt64_FMT
+                             ", \"entry\": \"%s\", \"type\": \"%s\", \"offdiag\": %s, \"product_us\": %.3f, \"diagonal_us\": %.3f, \"scatter_us\": %.3f, \"ref_product_us\": %.3f, \"ref_diagonal_us\": %.3f, \"batches\": %" PetscInt_FMT ", \"reps\": %" PetscInt_FMT ", \"rel_error\": %.3e}\n",
+                             prop.name, (double)bw, size, matrix, params, M, N, (PetscInt64)nnz, entries[k], type, offdiag ? "true" : "false", 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.scatter, 1e6 * (double)ref.product, 1e6 * (double)ref.diagonal, t.batches, t.reps, (double)err));
+    PetscCall(MatDestroy(&A));
+  }
+  PetscCall(PetscStrToArrayDestroy(ntypes, entries));
+  if (json) PetscCall(PetscFClose(PETSC_COMM_SELF, json));
+  if (nfailed) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_mpi: %" PetscInt_FMT " entries differ from mpiaijcusparse by more than 1e-12 (relative)\n", nfailed));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&yref));
+  PetscCall(MatDestroy(&Aref));
+  PetscCall(MatDestroy(&Ahost));
+  PetscCall(PetscFinalize());
+  return nfailed ? 1 : 0;
+}

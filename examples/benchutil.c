@@ -1,0 +1,56 @@
+/* What the benchmark programs share: the median of a set of timings and the measured device copy bandwidth */
+#include "benchutil.h"
+#include <petscdevice_cuda.h>
+
+#define MIB ((size_t)1024 * 1024)
+
+PetscErrorCode BenchMedianReal(PetscInt n, PetscReal v[], PetscReal *median)
+{
+  PetscFunctionBeginUser;
+  PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Median of an empty set");
+  PetscCall(PetscSortReal(n, v));
+  *median = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Device-to-device copy bandwidth: median over reps timed cudaMemcpy() of mib MiB, counting each byte
+  once read and once written. Returned in GB/s (1e9 bytes per second).
+*/
+PetscErrorCode BenchMeasureCopyBandwidth(PetscInt mib, PetscInt reps, PetscReal *gbs)
+{
+  const size_t bytes = (size_t)mib * MIB;
+  void        *src, *dst;
+  cudaEvent_t  start, stop;
+  PetscReal   *secs, median;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(reps, &secs));
+  PetscCallCUDA(cudaMalloc(&src, bytes));
+  PetscCallCUDA(cudaMalloc(&dst, bytes));
+  PetscCallCUDA(cudaMemset(src, 0, bytes));
+  PetscCallCUDA(cudaMemset(dst, 0, bytes));
+  PetscCallCUDA(cudaEventCreate(&start));
+  PetscCallCUDA(cudaEventCreate(&stop));
+  /* warm-up copy */
+  PetscCallCUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+  PetscCallCUDA(cudaDeviceSynchronize());
+  for (PetscInt r = 0; r < reps; r++) {
+    float ms;
+
+    PetscCallCUDA(cudaEventRecord(start, 0));
+    PetscCallCUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+    PetscCallCUDA(cudaEventRecord(stop, 0));
+    PetscCallCUDA(cudaEventSynchronize(stop));
+    PetscCallCUDA(cudaEventElapsedTime(&ms, start, stop));
+    secs[r] = 1e-3 * (PetscReal)ms; /* milliseconds to seconds */
+  }
+  PetscCall(BenchMedianReal(reps, secs, &median));
+  *gbs = 2.0 * (PetscReal)bytes / median / 1e9; /* read + write, in units of 1e9 bytes/s */
+  PetscCallCUDA(cudaEventDestroy(start));
+  PetscCallCUDA(cudaEventDestroy(stop));
+  PetscCallCUDA(cudaFree(src));
+  PetscCallCUDA(cudaFree(dst));
+  PetscCall(PetscFree(secs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
