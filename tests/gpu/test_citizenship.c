@@ -293,6 +293,7 @@ static PetscErrorCode RunProductCase(const ProductCase *pc, PetscBool small)
   if (small) { /* results of this product stay aijcusparse */
     PetscCall(MatSetOptionsPrefix(X[0], "small_"));
     PetscCall(PetscOptionsSetValue(NULL, "-small_mat_gpuformat_product_min_rows", "100000"));
+    PetscCall(MatSetFromOptions(X[0])); /* options are read there (and at creation and conversion), not in a product */
   }
   PetscCall(PetscSNPrintf(what, sizeof(what), "%s with A %s, B %s%s%s%s", MatProductTypes[pc->ptype], KindName[pc->a], KindName[pc->b], nops == 3 ? ", C " : "", nops == 3 ? KindName[pc->c] : "", small ? ", small" : ""));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s\n", what));

@@ -32,7 +32,7 @@ typedef struct {
   PetscErrorCode (*setvariant)(PetscInt, char *, size_t);                                                                                             /* options of variant v */
   PetscErrorCode (*resetvariant)(void);                                                                                                               /* back to the defaults */
   PetscErrorCode (*reference)(Mat, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *); /* host product */
-  const char *option, *value;                                                                                                                         /* a valid option (after the prefix -t_), checked by checkoption() */
+  const char *option, *value, *othervalue;                                                                                                            /* a valid option (after the prefix -t_), checked by checkoption(), and another valid value */
   PetscErrorCode (*checkoption)(Mat);
   const char *badoption, *badvalue, *badoption2, *badvalue2; /* out-of-range options */
 } Format;
@@ -221,9 +221,9 @@ static PetscErrorCode BCECheckOption(Mat A)
 }
 
 static const Format formats[] = {
-    {MATCMRS,   MATSEQCMRS,   "CMRS",   96,  1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height", "8",  CMRSCheckOption,   "mat_cmrs_height", "3",  "mat_cmrs_strips_per_warp",   "3"  },
-    {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",    "16", SELLCSCheckOption, "mat_sellcs_c",    "12", "mat_sellcs_threads_per_row", "3"  },
-    {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",       "32", BCECheckOption,    "mat_bce_l",       "-1", "mat_bce_l",                  "-64"},
+    {MATCMRS,   MATSEQCMRS,   "CMRS",   96,  1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height", "8",  "4",  CMRSCheckOption,   "mat_cmrs_height", "3",  "mat_cmrs_strips_per_warp",   "3"  },
+    {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",    "16", "32", SELLCSCheckOption, "mat_sellcs_c",    "12", "mat_sellcs_threads_per_row", "3"  },
+    {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",       "32", "64", BCECheckOption,    "mat_bce_l",       "-1", "mat_bce_l",                  "-64"},
 };
 static const Format *fmt;
 
@@ -729,6 +729,26 @@ static PetscErrorCode CheckOptionsAndErrors(void)
   PetscCall(VecSet(x, 1.0));
   PetscCall(MatMult(A, x, y));
   PetscCall(fmt->checkoption(A));
+  { /* MatSetFromOptions() with the same parameters: no rebuild at the next product; with a changed one: one rebuild */
+    char     ev[64];
+    PetscInt n0, n1, n2;
+
+    PetscCall(PetscSNPrintf(ev, sizeof(ev), "%sBuild", fmt->title));
+    PetscCall(EventCount(ev, &n0));
+    PetscCall(MatSetFromOptions(A));
+    PetscCall(MatMult(A, x, y));
+    PetscCall(EventCount(ev, &n1));
+    PetscCheck(n1 == n0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatSetFromOptions() without a parameter change rebuilt the format (%" PetscInt_FMT " builds, %" PetscInt_FMT " before)", n1, n0);
+    PetscCall(SetTestOption(fmt->option, fmt->othervalue));
+    PetscCall(MatSetFromOptions(A)); /* another valid value: a change */
+    PetscCall(MatMult(A, x, y));
+    PetscCall(EventCount(ev, &n2));
+    PetscCheck(n2 == n1 + 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatSetFromOptions() with a parameter change: %" PetscInt_FMT " builds, expected %" PetscInt_FMT, n2, n1 + 1);
+    PetscCall(SetTestOption(fmt->option, fmt->value));
+    PetscCall(MatSetFromOptions(A));
+    PetscCall(MatMult(A, x, y));
+    PetscCall(fmt->checkoption(A));
+  }
   PetscCall(PetscViewerPushFormat(PETSC_VIEWER_STDOUT_SELF, PETSC_VIEWER_ASCII_INFO));
   PetscCall(MatView(A, PETSC_VIEWER_STDOUT_SELF));
   PetscCall(PetscViewerPopFormat(PETSC_VIEWER_STDOUT_SELF));

@@ -15,7 +15,9 @@ static const char help[] = "The parallel petsc-gpuformats types against MATMPIAI
      coo         MatSetPreallocationCOO() + MatSetValuesCOO() with the values in device memory;
      convert     MatConvert() of the MATMPIAIJ, MAT_INITIAL_MATRIX;
      inplace     MatConvert() of a MATMPIAIJCUSPARSE copy, MAT_INPLACE_MATRIX;
-     reuse       MatConvert() with MAT_REUSE_MATRIX into a matrix of ours, after new values in the source.
+     reuse       MatConvert() with MAT_REUSE_MATRIX into a matrix of ours, after new values in the source;
+     load        MatLoad() of the reference, written in PETSc's binary format (same layout);
+   and a DMDA's matrix (-dm_mat_type) filled with MatSetValuesStencil(), against the same DMDA's MATMPIAIJ.
    Checks, for each: the type of the matrix and of its blocks; MatMult, MatMultAdd (y != z and y == z) and
    MatMultTranspose equal the reference's; again after new values (the same pattern), after new nonzeros (PETSc
    rebuilds the off-diagonal block), after MatAXPY with the transpose (MatHeaderMerge()) and with NaN and Inf in x (the same rows are NaN or Inf); a vector of the wrong
@@ -23,6 +25,7 @@ static const char help[] = "The parallel petsc-gpuformats types against MATMPIAI
    MATMPIAIJ keep the values.
 */
 #include <petscgpuformats.h>
+#include <petscdmda.h>
 #include <petscdevice_cuda.h>
 #include <petsc/private/petscimpl.h> /* type_name in messages */
 
@@ -315,6 +318,29 @@ static PetscErrorCode Build(const Case *c, const Triplets *t, Mat R, const char 
     PetscCall(MatConvert(*A, format, MAT_INPLACE_MATRIX, A));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCall(PetscStrcmp(how, "load", &is));
+  if (is) { /* MatLoad() of R, written in PETSc's binary format, into a matrix of our type */
+    PetscViewer viewer;
+    char        file[PETSC_MAX_PATH_LEN] = "test_mpi_load.bin";
+    PetscMPIInt rank;
+
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+
+    PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, file, FILE_MODE_WRITE, &viewer));
+    PetscCall(MatView(R, viewer));
+    PetscCall(PetscViewerDestroy(&viewer));
+    PetscCall(CreateSized(c, format, A));
+    PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, file, FILE_MODE_READ, &viewer));
+    PetscCall(MatLoad(*A, viewer));
+    PetscCall(PetscViewerDestroy(&viewer));
+    PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+    if (rank == 0) {
+      (void)remove(file);
+      (void)remove("test_mpi_load.bin.info");
+    }
+    PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscStrcmp(how, "reuse", &is));
   PetscCheck(is, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown way %s", how);
   { /* a matrix of ours of R's pattern with other values, then R's values through MAT_REUSE_MATRIX */
@@ -405,6 +431,61 @@ static PetscErrorCode RunCase(const Case *c, const char *how, PetscInt seed)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A DMDA's matrix of our type (DMSetMatType(), as -dm_mat_type sets it), a 5-point stencil with random weights set
+   through MatSetValuesStencil(), against the same DMDA's MATMPIAIJ */
+static PetscErrorCode CheckDMDA(void)
+{
+  DM          da;
+  Mat         A, R;
+  PetscInt    xs, ys, xm, ym, mx, my;
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 37, 29, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
+  PetscCall(DMSetFromOptions(da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMSetMatType(da, MATMPIAIJ));
+  PetscCall(DMCreateMatrix(da, &R));
+  PetscCall(DMSetMatType(da, format));
+  PetscCall(DMSetVecType(da, VECCUDA));
+  PetscCall(DMCreateMatrix(da, &A));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, NULL, &xm, &ym, NULL));
+  PetscCall(DMDAGetInfo(da, NULL, &mx, &my, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  for (PetscInt j = ys; j < ys + ym; j++)
+    for (PetscInt i = xs; i < xs + xm; i++) {
+      MatStencil  row = {0}, col[5];
+      PetscScalar v[5];
+      PetscInt    n = 0;
+
+      row.i = i;
+      row.j = j;
+      for (PetscInt d = 0; d < 5; d++) {
+        PetscInt  di[5] = {0, -1, 1, 0, 0}, dj[5] = {0, 0, 0, -1, 1};
+        PetscReal r;
+
+        if (i + di[d] < 0 || i + di[d] >= mx || j + dj[d] < 0 || j + dj[d] >= my) continue;
+        col[n].i = i + di[d];
+        col[n].j = j + dj[d];
+        col[n].k = col[n].c = 0;
+        PetscCall(PetscRandomGetValueReal(rnd, &r));
+        v[n++] = (PetscScalar)((PetscInt)(r * 19) - 9);
+      }
+      PetscCall(MatSetValuesStencil(A, 1, &row, n, col, v, INSERT_VALUES));
+      PetscCall(MatSetValuesStencil(R, 1, &row, n, col, v, INSERT_VALUES));
+    }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(R, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(R, MAT_FINAL_ASSEMBLY));
+  PetscCall(CheckProducts(A, R, PETSC_FALSE, "DMDA matrix"));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&R));
+  PetscCall(DMDestroy(&da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A vector of the wrong size: the error MATMPIAIJCUSPARSE gives, on every rank, and no hang */
 static PetscErrorCode CheckErrors(void)
 {
@@ -447,7 +528,7 @@ int main(int argc, char **argv)
       {"small",       20,   20,   4, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE },
       {"longrow",     6000, 6000, 6, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE }
   };
-  const char *ways[] = {"setvalues", "coo", "convert", "inplace", "reuse"};
+  const char *ways[] = {"setvalues", "coo", "convert", "inplace", "reuse", "load"};
   PetscMPIInt size;
 
   PetscFunctionBeginUser;
@@ -460,6 +541,7 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(cases); k++)
     for (size_t w = 0; w < PETSC_STATIC_ARRAY_LENGTH(ways); w++) PetscCall(RunCase(&cases[k], ways[w], (PetscInt)(100 * k + w)));
+  PetscCall(CheckDMDA());
   PetscCall(CheckErrors());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d processes (off-diagonal blocks %s): %" PetscInt_FMT " checks passed\n", mpitype, size, offdiag ? seqtype : MATSEQAIJCUSPARSE, nchecks));
   PetscCall(PetscFinalize());

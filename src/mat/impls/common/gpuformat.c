@@ -194,6 +194,12 @@ PetscErrorCode MatCreate_SeqGPUFormat_Private(Mat A, MatGPUFormatOps *ops)
 #else
   PetscCall(MatCreate_SeqAIJCUSPARSE(A));
   PetscCall(MatGPUFormatConvertInPlace_Private(A, ops));
+  {
+    Mat_GPUFormat *ctx;
+
+    PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+    PetscCall(MatGPUFormatReadOptions_Private(A, ctx));
+  }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -231,15 +237,47 @@ PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *ctx, PetscOption
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Reads the options of a matrix that has not seen MatSetFromOptions() (made by conversion, duplication or a product) */
+/*
+   Reads the options of every type and of the format (with A's prefix) inside an options block; *changed: a parameter of
+   the format now differs from before (its format must be rebuilt). Options are read here, at creation and conversion
+   and in MatSetFromOptions(), never in a product.
+*/
+PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat A, Mat_GPUFormat *ctx, PetscOptionItems *PetscOptionsObject, PetscBool *changed)
+{
+  void          *before;
+  PetscBool      same;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(ctx->ops->create(&before));
+  PetscCall(ctx->ops->copyparams(ctx->fmt, before));
+  PetscCall(MatGPUFormatCommonOptions_Private(ctx, PetscOptionsObject));
+  ierr = ctx->ops->setfromoptions(ctx->fmt, PetscOptionsObject);
+  if (ierr) { /* an out-of-range value: the parameters stay those before */
+    PetscCall(ctx->ops->copyparams(before, ctx->fmt));
+    PetscCall(PetscFree(before));
+  }
+  PetscCall(ierr);
+  PetscCall(ctx->ops->sameparams(before, ctx->fmt, &same));
+  PetscCall(PetscFree(before)); /* a fresh object holds no device data */
+  ctx->options_read = PETSC_TRUE;
+  *changed          = (PetscBool)!same;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Reads the options of a matrix outside MatSetFromOptions(): at its creation or conversion */
 PetscErrorCode MatGPUFormatReadOptions_Private(Mat A, Mat_GPUFormat *ctx)
 {
+  PetscBool changed;
+
   PetscFunctionBegin;
   PetscObjectOptionsBegin((PetscObject)A);
-  PetscCall(MatGPUFormatCommonOptions_Private(ctx, PetscOptionsObject));
-  PetscCall(ctx->ops->setfromoptions(ctx->fmt, PetscOptionsObject));
+  PetscCall(MatGPUFormatSetFromOptions_Private(A, ctx, PetscOptionsObject, &changed));
   PetscOptionsEnd();
-  ctx->options_read = PETSC_TRUE;
+  if (changed) {
+    ctx->built = PETSC_FALSE;
+    if (ctx->mpi) PetscCall(MatGPUFormatMPIPropagateParams_Private(A));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -302,7 +340,6 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
     MatGPUFormatCSR csr;
     PetscLogDouble  t0, t1;
 
-    if (!ctx->options_read) PetscCall(MatGPUFormatReadOptions_Private(A, ctx));
     PetscCall(PetscLogEventBegin(build ? ctx->ops->event_build : ctx->ops->event_values, A, 0, 0, 0));
     PetscCall(PetscTime(&t0));
     csr.m = A->rmap->n;
@@ -362,6 +399,12 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
   PetscCall(MatGPUFormatVecIsCUDA_Private(z, &cz));
   if (!cx || !cy || !cz) { /* host vectors (VECSEQ, ...): staged through CUDA vectors */
     Vec xw = NULL, yw = NULL, zw;
+
+    PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+    if (!ctx->hostinfo) {
+      PetscCall(PetscInfo(A, "%s multiplies host vectors through CUDA copies of them; vectors of MatCreateVecs() (or -vec_type cuda) avoid the copies\n", ((PetscObject)A)->type_name));
+      ctx->hostinfo = PETSC_TRUE;
+    }
 
     PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, A->cmap->n, &xw));
     PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, A->rmap->n, &zw));
@@ -549,17 +592,16 @@ static PetscErrorCode MatSetFromOptions_GPUFormat(Mat A, PetscOptionItems *Petsc
 {
   Mat_GPUFormat *ctx;
   char           head[64];
+  PetscBool      changed;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   PetscCall(MatGPUFormatBaseOps.setfromoptions(A, PetscOptionsObject));
   PetscCall(PetscSNPrintf(head, sizeof(head), "%s options", ctx->ops->title));
   PetscOptionsHeadBegin(PetscOptionsObject, head);
-  PetscCall(MatGPUFormatCommonOptions_Private(ctx, PetscOptionsObject));
-  PetscCall(ctx->ops->setfromoptions(ctx->fmt, PetscOptionsObject));
+  PetscCall(MatGPUFormatSetFromOptions_Private(A, ctx, PetscOptionsObject, &changed));
   PetscOptionsHeadEnd();
-  ctx->options_read = PETSC_TRUE;
-  ctx->built        = PETSC_FALSE;
+  if (changed) ctx->built = PETSC_FALSE; /* rebuilt at the next product; not when no parameter changed */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -614,14 +656,20 @@ static PetscErrorCode MatConvertFrom_GPUFormat(Mat A, MatType newtype, MatReuse 
   if (reuse == MAT_REUSE_MATRIX) {
     PetscCall(MatGPUFormatCopyValues_Private(A, *newmat));
   } else if (reuse == MAT_INITIAL_MATRIX) {
+    Mat_GPUFormat *nctx;
+
     PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, newmat));
     PetscCall(MatGPUFormatConvertInPlace_Private(*newmat, ops));
+    PetscCall(MatGPUFormatGetCtx_Private(*newmat, &nctx));
+    PetscCall(MatGPUFormatReadOptions_Private(*newmat, nctx));
   } else {
     PetscCall(MatGPUFormatGetCtx_Private(A, &actx));
     if (actx) PetscCall(MatGPUFormatStrip_Private(A));
     PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusparse));
     if (!cusparse) PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &A));
     PetscCall(MatGPUFormatConvertInPlace_Private(A, ops));
+    PetscCall(MatGPUFormatGetCtx_Private(A, &actx));
+    PetscCall(MatGPUFormatReadOptions_Private(A, actx));
     *newmat = A;
   }
   PetscFunctionReturn(PETSC_SUCCESS);

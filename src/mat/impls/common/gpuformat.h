@@ -53,6 +53,7 @@ typedef struct {
   const char *mpitype; /* concrete parallel type name (gpuformatmpi.c) */
   PetscErrorCode (*create)(void **);
   PetscErrorCode (*copyparams)(const void *, void *);
+  PetscErrorCode (*sameparams)(const void *, const void *, PetscBool *); /* the parameters copyparams() copies are equal */
   PetscErrorCode (*setfromoptions)(void *, PetscOptionItems *);
   PetscErrorCode (*build)(void *, const MatGPUFormatCSR *);
   PetscErrorCode (*refresh)(void *, const MatGPUFormatCSR *);

@@ -22,7 +22,8 @@ typedef struct {
   PetscInt         product_min_rows; /* -mat_gpuformat_product_min_rows: products with fewer rows stay MATSEQAIJCUSPARSE */
   /* parallel matrices (gpuformatmpi.c): fmt holds only the parameters, which the blocks take; nothing is built */
   PetscBool mpi;
-  PetscBool offdiag; /* -mat_gpuformat_offdiag: the off-diagonal blocks in the format too */
+  PetscBool offdiag;  /* -mat_gpuformat_offdiag: the off-diagonal blocks in the format too */
+  PetscBool hostinfo; /* the one-time PetscInfo() about host vectors has been given */
 } Mat_GPUFormat;
 
 /* The operations of a freshly created MATSEQAIJCUSPARSE matrix, not bound to the CPU (gpuformat.c) */
@@ -31,6 +32,7 @@ PETSC_INTERN struct _MatOps MatGPUFormatBaseOps;
 PETSC_INTERN PetscErrorCode MatGPUFormatGetCtx_Private(Mat, Mat_GPUFormat **);
 PETSC_INTERN PetscErrorCode MatGPUFormatIsOurs_Private(Mat, Mat_GPUFormat **);
 PETSC_INTERN PetscErrorCode MatGPUFormatReadOptions_Private(Mat, Mat_GPUFormat *);
+PETSC_INTERN PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat, Mat_GPUFormat *, PetscOptionItems *, PetscBool *);
 PETSC_INTERN PetscErrorCode MatGPUFormatConvertInPlace_Private(Mat, MatGPUFormatOps *);
 PETSC_INTERN PetscErrorCode MatGPUFormatCopyParams_Private(Mat_GPUFormat *, Mat);
 PETSC_INTERN PetscErrorCode MatGPUFormatStrip_Private(Mat);

@@ -94,6 +94,7 @@ PetscErrorCode MatGPUFormatMPIConvertInPlace_Private(Mat A, MatGPUFormatOps *ops
   PetscCall(PetscObjectContainerCompose((PetscObject)A, MATGPUFORMAT_CTX, ctx, MatGPUFormatMPICtxDestroy));
   PetscCall(MatGPUFormatMPISetOps_Private(A, ops, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, ops->mpitype));
+  PetscCall(MatGPUFormatReadOptions_Private(A, ctx)); /* then every block takes the parameters */
   PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -151,7 +152,6 @@ PetscErrorCode MatGPUFormatMPISyncBlocks_Private(Mat A)
   PetscCall(MatGPUFormatIsOurs_Private(A, &ctx));
   if (!ctx || !ctx->mpi) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
-  if (!ctx->options_read && (Ad || Ao)) PetscCall(MatGPUFormatReadOptions_Private(A, ctx));
   PetscCall(MatGPUFormatMPISyncBlock_Private(ctx, Ad, PETSC_TRUE));
   PetscCall(MatGPUFormatMPISyncBlock_Private(ctx, Ao, ctx->offdiag));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -243,17 +243,17 @@ static PetscErrorCode MatSetFromOptions_MPIGPUFormat(Mat A, PetscOptionItems *Pe
 {
   Mat_GPUFormat *ctx;
   char           head[64];
+  PetscBool      changed;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   PetscCall(MatGPUFormatMPIBaseOps.setfromoptions(A, PetscOptionsObject));
   PetscCall(PetscSNPrintf(head, sizeof(head), "%s options (parallel)", ctx->ops->title));
   PetscOptionsHeadBegin(PetscOptionsObject, head);
-  PetscCall(MatGPUFormatCommonOptions_Private(ctx, PetscOptionsObject));
-  PetscCall(ctx->ops->setfromoptions(ctx->fmt, PetscOptionsObject));
+  PetscCall(MatGPUFormatSetFromOptions_Private(A, ctx, PetscOptionsObject, &changed));
   PetscOptionsHeadEnd();
-  ctx->options_read = PETSC_TRUE;
-  PetscCall(MatGPUFormatMPIPropagateParams_Private(A));
+  if (changed) PetscCall(MatGPUFormatMPIPropagateParams_Private(A)); /* the blocks are rebuilt only when a parameter changed */
+  else PetscCall(MatGPUFormatMPISyncBlocks_Private(A));              /* -mat_gpuformat_offdiag */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -534,6 +534,15 @@ static PetscErrorCode BCECopyParams(const void *src, void *dst)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode BCESameParams(const void *pa, const void *pb, PetscBool *same)
+{
+  const Mat_BCE *a = (const Mat_BCE *)pa, *b = (const Mat_BCE *)pb;
+
+  PetscFunctionBegin;
+  *same = (PetscBool)(a->L == b->L && a->merge == b->merge);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode BCESetFromOptions(void *fmt, PetscOptionItems *PetscOptionsObject)
 {
   Mat_BCE *bc = (Mat_BCE *)fmt;
@@ -582,7 +591,7 @@ static PetscErrorCode BCEMemory(void *fmt, PetscLogDouble *bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, MATMPIBCE, BCECreate, BCECopyParams, BCESetFromOptions, BCEBuild, BCERefresh, BCEMult, BCEReset, BCEView, BCEMemory, 0, 0};
+MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, MATMPIBCE, BCECreate, BCECopyParams, BCESameParams, BCESetFromOptions, BCEBuild, BCERefresh, BCEMult, BCEReset, BCEView, BCEMemory, 0, 0};
 
 /*MC
    MATSEQBCE - "seqaijcusparsebce" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU in BCE,

@@ -562,6 +562,15 @@ static PetscErrorCode CMRSCopyParams(const void *src, void *dst)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode CMRSSameParams(const void *pa, const void *pb, PetscBool *same)
+{
+  const Mat_CMRS *a = (const Mat_CMRS *)pa, *b = (const Mat_CMRS *)pb;
+
+  PetscFunctionBegin;
+  *same = (PetscBool)(a->height == b->height && a->sort == b->sort && a->pack == b->pack && a->spw == b->spw);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CMRSSetFromOptions(void *fmt, PetscOptionItems *PetscOptionsObject)
 {
   Mat_CMRS *cm     = (Mat_CMRS *)fmt;
@@ -604,7 +613,7 @@ static PetscErrorCode CMRSMemory(void *fmt, PetscLogDouble *bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-MatGPUFormatOps MatCMRSOps = {"cmrs", "CMRS", MATSEQCMRS, MATMPICMRS, CMRSCreate, CMRSCopyParams, CMRSSetFromOptions, CMRSBuild, CMRSRefresh, CMRSMult, CMRSReset, CMRSView, CMRSMemory, 0, 0};
+MatGPUFormatOps MatCMRSOps = {"cmrs", "CMRS", MATSEQCMRS, MATMPICMRS, CMRSCreate, CMRSCopyParams, CMRSSameParams, CMRSSetFromOptions, CMRSBuild, CMRSRefresh, CMRSMult, CMRSReset, CMRSView, CMRSMemory, 0, 0};
 
 /*MC
    MATSEQCMRS - "seqaijcusparsecmrs" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU

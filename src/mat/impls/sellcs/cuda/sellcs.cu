@@ -554,6 +554,15 @@ static PetscErrorCode SELLCSCopyParams(const void *src, void *dst)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode SELLCSSameParams(const void *pa, const void *pb, PetscBool *same)
+{
+  const Mat_SELLCS *a = (const Mat_SELLCS *)pa, *b = (const Mat_SELLCS *)pb;
+
+  PetscFunctionBegin;
+  *same = (PetscBool)(a->C == b->C && a->sigma == b->sigma && a->threads == b->threads && a->longrow == b->longrow && a->readpad == b->readpad);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SELLCSSetFromOptions(void *fmt, PetscOptionItems *PetscOptionsObject)
 {
   Mat_SELLCS *sc = (Mat_SELLCS *)fmt;
@@ -596,7 +605,7 @@ static PetscErrorCode SELLCSMemory(void *fmt, PetscLogDouble *bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, MATMPISELLCS, SELLCSCreate, SELLCSCopyParams, SELLCSSetFromOptions, SELLCSBuild, SELLCSRefresh, SELLCSMult, SELLCSReset, SELLCSView, SELLCSMemory, 0, 0};
+MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, MATMPISELLCS, SELLCSCreate, SELLCSCopyParams, SELLCSSameParams, SELLCSSetFromOptions, SELLCSBuild, SELLCSRefresh, SELLCSMult, SELLCSReset, SELLCSView, SELLCSMemory, 0, 0};
 
 /*MC
    MATSEQSELLCS - "seqaijcusparsesellcs" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU
