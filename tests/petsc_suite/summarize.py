@@ -7,7 +7,7 @@ Per test (one harness target: a test with its subtests and {{...}} loops), from 
                              'not ok diff-LABEL', '# SKIP ...', 'Exceeded timeout limit'
   test.log                   make -O output: each test's TAP lines and its '#\t' lines (stdout, stderr, diff)
   build.log                  make -O output of the compilation
-  normdiff.log               our types: diffs that vanish once the type's name is mapped back (normdiff.sh)
+  normdiff.log               our types: diffs that vanish once the type's name is mapped back and our view lines dropped (normdiff.sh)
   selected.json              prepare.py select: canonical name, nsize, whether generated, expected-output notes
 Status: pass, fail-diff, fail-error, timeout, skip, todo.
 """
@@ -401,7 +401,7 @@ def main():
             L.append('| test | nsize | type | status | reason |')
             L.append('|---|---|---|---|---|')
             for t, T, r in items:
-                st = r['status'] + (' (type name only)' if r['name_only'] == 'yes' else '')
+                st = r['status'] + (' (type name and view only)' if r['name_only'] == 'yes' else '')
                 L.append('| %s | %s | %s | %s | %s |' % (md(t), r['nsize'], T, st, md(r['reason'][:300])))
         L.append('')
     # what fails everywhere, by reason
@@ -429,8 +429,9 @@ def main():
     L.append('## Tests whose expected output names aijcusparse')
     L.append('')
     L.append('Their output differs with our types for the type\'s name alone (found by reading the expected '
-             'output files and the tests\' output filters). A fail-diff marked "type name only" above is one whose '
-             'output matches once the type\'s name is mapped back to aijcusparse.')
+             'output files and the tests\' output filters). A fail-diff marked "type name and view only" above is one whose '
+             'output matches once the type\'s name is mapped back to aijcusparse and the lines our MatView() adds '
+             '(the "<TITLE> GPU format" block of -mat_view ::ascii_info and -ksp_view) are dropped.')
     L.append('')
     for t in pt:
         L.append('- %s: %s' % (t, by[(types[0], t)]['prints_type']))
