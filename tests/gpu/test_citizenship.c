@@ -354,6 +354,8 @@ static PetscErrorCode RunProductCase(const ProductCase *pc, PetscBool small)
 }
 
 /* A sparse matrix times a dense one, and an empty matrix in a product */
+static MatType Expected(Mat);
+
 static PetscErrorCode RunProductSpecial(void)
 {
   Mat H, B, X, R, Xb, Rb, D, Dr;
@@ -383,6 +385,43 @@ static PetscErrorCode RunProductSpecial(void)
   PetscCall(MatDestroy(&R));
   PetscCall(MatDestroy(&B));
   PetscCall(MatDestroy(&H));
+
+  /* B a MATTRANSPOSEVIRTUAL (MatCreateTranspose()): its own "anytype" hook handles the product, as for aijcusparse */
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  AB with A F, B transpose-virtual of F\n"));
+  {
+    Mat            Ht, Y, Yr, T, Tr;
+    PetscErrorCode ierr, rierr;
+
+    PetscCall(RandomAIJ(120, 90, 6, &H));
+    PetscCall(RandomAIJ(70, 90, 5, &Ht));
+    PetscCall(As(H, F, &X));
+    PetscCall(As(H, MATSEQAIJCUSPARSE, &R));
+    PetscCall(As(Ht, F, &Y));
+    PetscCall(As(Ht, MATSEQAIJCUSPARSE, &Yr));
+    PetscCall(MatCreateTranspose(Y, &T));
+    PetscCall(MatCreateTranspose(Yr, &Tr));
+    D = Dr = NULL;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* ours must fail exactly when aijcusparse fails */
+    rierr = MatMatMult(R, Tr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Dr);
+    ierr  = MatMatMult(X, T, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &D);
+    PetscCall(PetscPopErrorHandler());
+    PetscCheck(!ierr == !rierr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "AB with a transpose-virtual B: error %d with %s, %d with aijcusparse", (int)ierr, F, (int)rierr);
+    if (rierr) PetscCall(PetscPrintf(PETSC_COMM_SELF, "    not supported with aijcusparse either (error %d)\n", (int)rierr));
+    else {
+      PetscCall(CheckType(D, Expected(Dr), "AB with a transpose-virtual B"));
+      PetscCall(CheckSame(D, Dr, "AB with a transpose-virtual B"));
+    }
+    PetscCall(MatDestroy(&D));
+    PetscCall(MatDestroy(&Dr));
+    PetscCall(MatDestroy(&T));
+    PetscCall(MatDestroy(&Tr));
+    PetscCall(MatDestroy(&Y));
+    PetscCall(MatDestroy(&Yr));
+    PetscCall(MatDestroy(&X));
+    PetscCall(MatDestroy(&R));
+    PetscCall(MatDestroy(&Ht));
+    PetscCall(MatDestroy(&H));
+  }
 
   /* the interpolation of a DMDA of 3 fields: a host MAIJ, which moves to the GPU as an explicit aijcusparse matrix */
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  PtAP with A F, P seqmaij of 3 fields\n"));

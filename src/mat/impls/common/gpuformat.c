@@ -268,12 +268,14 @@ PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat A, Mat_GPUFormat *ctx, Pet
 /* Reads the options of a matrix outside MatSetFromOptions(): at its creation or conversion */
 PetscErrorCode MatGPUFormatReadOptions_Private(Mat A, Mat_GPUFormat *ctx)
 {
-  PetscBool changed;
+  PetscBool changed, printed;
 
   PetscFunctionBegin;
+  printed = ((PetscObject)A)->optionsprinted;
   PetscObjectOptionsBegin((PetscObject)A);
   PetscCall(MatGPUFormatSetFromOptions_Private(A, ctx, PetscOptionsObject, &changed));
   PetscOptionsEnd();
+  ((PetscObject)A)->optionsprinted = printed; /* MatSetFromOptions() -help still prints the options of A afterwards */
   if (changed) {
     ctx->built = PETSC_FALSE;
     if (ctx->mpi) PetscCall(MatGPUFormatMPIPropagateParams_Private(A));
@@ -483,6 +485,28 @@ static PetscErrorCode MatDuplicate_GPUFormat(Mat A, MatDuplicateOption op, Mat *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A and B, both SeqAIJ-derived, have the same sizes and nonzero pattern (host CSR: row offsets and column indices); no error */
+PetscErrorCode MatGPUFormatSamePattern_Private(Mat A, Mat B, PetscBool *same)
+{
+  const PetscInt *ai, *aj, *bi, *bj;
+  PetscInt        am, bm, nza = 0, nzb = 0;
+  PetscBool       adone, bdone;
+
+  PetscFunctionBegin;
+  *same = PETSC_FALSE;
+  PetscCall(MatGPUFormatNonzeros_Private(A, &nza));
+  PetscCall(MatGPUFormatNonzeros_Private(B, &nzb));
+  if (A->rmap->n != B->rmap->n || A->cmap->n != B->cmap->n || nza != nzb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &am, &ai, &aj, &adone));
+  PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &bm, &bi, &bj, &bdone));
+  PetscCheck(adone && bdone, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No row structure to compare");
+  PetscCall(PetscArraycmp(ai, bi, am + 1, same));
+  if (*same && nza) PetscCall(PetscArraycmp(aj, bj, nza, same));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &am, &ai, &aj, &adone));
+  PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &bm, &bi, &bj, &bdone));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Copies the values of A into B, which has the same nonzero pattern; both are SeqAIJ-derived */
 PetscErrorCode MatGPUFormatCopyValues_Private(Mat A, Mat B)
 {
@@ -500,18 +524,10 @@ PetscErrorCode MatGPUFormatCopyValues_Private(Mat A, Mat B)
   PetscCheck(A->rmap->n == B->rmap->n && A->cmap->n == B->cmap->n && nza == nzb, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
              "MAT_REUSE_MATRIX needs a matrix of the same nonzero pattern: %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " entries, given %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT,
              A->rmap->n, A->cmap->n, nza, B->rmap->n, B->cmap->n, nzb);
-  { /* the same sizes and counts are not the same pattern: the row offsets and column indices (host CSR) */
-    const PetscInt *ai, *aj, *bi, *bj;
-    PetscInt        am, bm;
-    PetscBool       adone, bdone, same = PETSC_FALSE;
+  {
+    PetscBool same;
 
-    PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &am, &ai, &aj, &adone));
-    PetscCall(MatGetRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &bm, &bi, &bj, &bdone));
-    PetscCheck(adone && bdone, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No row structure to compare");
-    PetscCall(PetscArraycmp(ai, bi, am + 1, &same));
-    if (same && nza) PetscCall(PetscArraycmp(aj, bj, nza, &same));
-    PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &am, &ai, &aj, &adone));
-    PetscCall(MatRestoreRowIJ(B, 0, PETSC_FALSE, PETSC_FALSE, &bm, &bi, &bj, &bdone));
+    PetscCall(MatGPUFormatSamePattern_Private(A, B, &same));
     PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "MAT_REUSE_MATRIX needs a matrix of the same nonzero pattern: the %" PetscInt_FMT " entries of both lie in other places", nza);
   }
   PetscCall(MatSeqAIJGetArrayRead(A, &a));

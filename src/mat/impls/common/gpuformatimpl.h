@@ -39,6 +39,7 @@ PETSC_INTERN PetscErrorCode MatGPUFormatStrip_Private(Mat);
 PETSC_INTERN PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode MatGPUFormatHostValuesCurrent_Private(Mat);
 PETSC_INTERN PetscErrorCode MatGPUFormatCopyValues_Private(Mat, Mat);
+PETSC_INTERN PetscErrorCode MatGPUFormatSamePattern_Private(Mat, Mat, PetscBool *);
 
 /* gpuformatmpi.c: the parallel types */
 PETSC_INTERN PetscInt       MatGPUFormatMasqueradeDepth; /* > 0 while a product phase runs under the masquerade (gpuformatproduct.c) */

@@ -126,7 +126,8 @@ static PetscErrorCode MatGPUFormatMPISyncBlock_Private(Mat_GPUFormat *ctx, Mat X
   PetscBool      cusparse;
 
   PetscFunctionBegin;
-  if (!X) PetscFunctionReturn(PETSC_SUCCESS);
+  /* a block in PETSc's hash mode (no preallocation) gets its operations back at assembly: converted after that */
+  if (!X || X->hash_active) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGPUFormatIsOurs_Private(X, &xctx));
   if (xctx && xctx->ops != ctx->ops) { /* a block of another of our formats (MatConvert() between two of ours) */
     PetscCall(MatGPUFormatStrip_Private(X));
@@ -137,7 +138,16 @@ static PetscErrorCode MatGPUFormatMPISyncBlock_Private(Mat_GPUFormat *ctx, Mat X
     if (!cusparse) PetscFunctionReturn(PETSC_SUCCESS); /* not a block of a MATMPIAIJCUSPARSE (bound to the CPU) */
     PetscCall(MatGPUFormatConvertInPlace_Private(X, ctx->ops));
     PetscCall(MatGPUFormatCopyParams_Private(ctx, X));
-  } else if (!on && xctx) PetscCall(MatGPUFormatStrip_Private(X));
+  } else if (on) { /* PETSc made the block of our type itself (COO preallocation, MatDisAssemble(), MatAXPY()): A's parameters */
+    PetscBool same;
+
+    PetscCall(ctx->ops->sameparams(ctx->fmt, xctx->fmt, &same));
+    if (!same) {
+      PetscCall(MatGPUFormatCopyParams_Private(ctx, X));
+      PetscCall(MatGPUFormatInvalidate_Private(X));
+    }
+    xctx->product_min_rows = ctx->product_min_rows;
+  } else if (xctx) PetscCall(MatGPUFormatStrip_Private(X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -148,7 +158,7 @@ PetscErrorCode MatGPUFormatMPISyncBlocks_Private(Mat A)
   Mat            Ad, Ao;
 
   PetscFunctionBegin;
-  if (MatGPUFormatMasqueradeDepth) PetscFunctionReturn(PETSC_SUCCESS);
+  if (MatGPUFormatMasqueradeDepth || A->hash_active) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGPUFormatIsOurs_Private(A, &ctx));
   if (!ctx || !ctx->mpi) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
@@ -230,11 +240,18 @@ static PetscErrorCode MatDuplicate_MPIGPUFormat(Mat A, MatDuplicateOption op, Ma
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The composed context and functions go with the header (and MatHeaderMerge() hides them, and the type name, while it
-   destroys the data); the blocks, of our sequential type or not, destroy themselves */
+/* MatHeaderMerge() hides the composed context and functions, and the type name, while it destroys the data: they stay
+   for the merged matrix. The blocks, of our sequential type or not, destroy themselves. */
 static PetscErrorCode MatDestroy_MPIGPUFormat(Mat A)
 {
+  Mat_GPUFormat *ctx;
+
   PetscFunctionBegin;
+  if (((PetscObject)A)->type_name) { /* MatSetType() to another type keeps the header: our functions and context go */
+    PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+    if (ctx) PetscCall(MatGPUFormatMPISetOps_Private(A, ctx->ops, PETSC_FALSE));
+    PetscCall(PetscObjectCompose((PetscObject)A, MATGPUFORMAT_CTX, NULL));
+  }
   PetscCall(MatGPUFormatMPIBaseOps.destroy(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -288,6 +305,9 @@ static PetscErrorCode MatGPUFormatMPICopyValues_Private(Mat A, Mat B)
   PetscCall(MatMPIAIJGetSeqAIJ(B, &Bd, &Bo, &gb));
   if (A->rmap->n != B->rmap->n || A->cmap->n != B->cmap->n || Ao->cmap->n != Bo->cmap->n) same = PETSC_FALSE;
   else if (Ao->cmap->n) PetscCall(PetscArraycmp(ga, gb, Ao->cmap->n, &same));
+  if (same) PetscCall(MatGPUFormatSamePattern_Private(Ad, Bd, &same));
+  if (same) PetscCall(MatGPUFormatSamePattern_Private(Ao, Bo, &same));
+  /* every rank learns of a mismatch on any rank, so that all of them stop with the error */
   PetscCallMPI(MPIU_Allreduce(&same, &all, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)A)));
   PetscCheck(all, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_INCOMP, "MAT_REUSE_MATRIX needs a matrix of the same layout and nonzero pattern");
   PetscCall(MatGPUFormatCopyValues_Private(Ad, Bd));

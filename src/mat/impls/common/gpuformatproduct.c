@@ -62,6 +62,8 @@ static PetscErrorCode MatGPUFormatMasqueradeAdd_Private(MatGPUFormatMasquerade *
   ((PetscObject)X)->type_name = NULL;
   PetscCall(PetscStrallocpy(ctx->mpi ? MATMPIAIJCUSPARSE : MATSEQAIJCUSPARSE, &((PetscObject)X)->type_name));
   if (X->ops->productsetfromoptions == MatProductSetFromOptions_GPUFormat) X->ops->productsetfromoptions = ctx->mpi ? MatGPUFormatMPIBaseOps.productsetfromoptions : MatGPUFormatBaseOps.productsetfromoptions;
+  /* and no "anytype" hook of ours: PETSc asks A's before B's, and ours would hide B's (MATTRANSPOSEVIRTUAL, MATSHELL) */
+  PetscCall(PetscObjectComposeFunction((PetscObject)X, "MatProductSetFromOptions_anytype_C", NULL));
   if (ctx->mpi) { /* and its blocks, which PETSc's parallel product code multiplies as MATSEQAIJCUSPARSE */
     Mat Ad, Ao;
 
@@ -97,6 +99,7 @@ static PetscErrorCode MatGPUFormatMasqueradeEnd_Private(MatGPUFormatMasquerade *
     obj->type_name                         = mq->type[i];
     mq->type[i]                            = NULL;
     mq->mat[i]->ops->productsetfromoptions = mq->productsetfromoptions[i];
+    PetscCall(PetscObjectComposeFunction(obj, "MatProductSetFromOptions_anytype_C", MatProductSetFromOptions_GPUFormat));
   }
   for (PetscInt i = 0; i < mq->n; i++) PetscCall(MatDestroy(&mq->mat[i]));
   mq->n = 0;
