@@ -12,6 +12,7 @@ static const char help[] = "The parallel petsc-gpuformats types against MATMPIAI
      longrow     6000 x 6000 with one row of 5000 entries.
    Ways to build one (each a way PETSc users build a parallel matrix):
      setvalues   MatSetType() + MatMPIAIJSetPreallocation() + MatSetValues(), off-process entries included;
+     hash        MatSetType() + MatSetUp() without preallocation (PETSc's hash mode) + MatSetValues();
      coo         MatSetPreallocationCOO() + MatSetValuesCOO() with the values in device memory;
      convert     MatConvert() of the MATMPIAIJ, MAT_INITIAL_MATRIX;
      inplace     MatConvert() of a MATMPIAIJCUSPARSE copy, MAT_INPLACE_MATRIX;
@@ -271,6 +272,20 @@ static PetscErrorCode CheckProducts(Mat A, Mat R, PetscBool naninf, const char *
     PetscCall(VecDestroy(&ta));
     PetscCall(VecDestroy(&tr));
   }
+  { /* the products ran through the format: it holds device memory wherever the diagonal block has entries */
+    PetscLogDouble bytes;
+    MatInfo        info;
+    Mat            Ad = A;
+    PetscBool      mpi;
+    PetscInt       m;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, mpitype, &mpi));
+    if (mpi) PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+    PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
+    PetscCall(MatGetLocalSize(Ad, &m, NULL));
+    PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
+    PetscCheck(!(info.nz_used > 0 && m > 0) || bytes > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the format of the diagonal block was never built", what);
+  }
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&xa));
   PetscCall(VecDestroy(&ya));
@@ -293,6 +308,14 @@ static PetscErrorCode Build(const Case *c, const Triplets *t, Mat R, const char 
     PetscCall(MatMPIAIJSetPreallocation(*A, 10, NULL, 10, NULL));
     PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
     PetscCall(FillValues(*A, t, 1.0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscStrcmp(how, "hash", &is));
+  if (is) { /* no preallocation: PETSc's hash mode until the first assembly */
+    PetscCall(CreateSized(c, format, A));
+    PetscCall(MatSetUp(*A));
+    PetscCall(FillValues(*A, t, 1.0));
+    PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscStrcmp(how, "coo", &is));
@@ -528,7 +551,7 @@ int main(int argc, char **argv)
       {"small",       20,   20,   4, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE },
       {"longrow",     6000, 6000, 6, PETSC_FALSE, PETSC_TRUE,  PETSC_TRUE }
   };
-  const char *ways[] = {"setvalues", "coo", "convert", "inplace", "reuse", "load"};
+  const char *ways[] = {"setvalues", "hash", "coo", "convert", "inplace", "reuse", "load"};
   PetscMPIInt size;
 
   PetscFunctionBeginUser;
