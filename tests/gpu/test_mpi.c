@@ -18,7 +18,8 @@ static const char help[] = "The parallel petsc-gpuformats types against MATMPIAI
      inplace     MatConvert() of a MATMPIAIJCUSPARSE copy, MAT_INPLACE_MATRIX;
      reuse       MatConvert() with MAT_REUSE_MATRIX into a matrix of ours, after new values in the source;
      load        MatLoad() of the reference, written in PETSc's binary format (same layout);
-   and a DMDA's matrix (-dm_mat_type) filled with MatSetValuesStencil(), against the same DMDA's MATMPIAIJ.
+   and a DMDA's matrix (-dm_mat_type) filled with MatSetValuesStencil() and a DMPlex's (Q1 elements) filled with
+   DMPlexMatSetClosure(), each against the same DM's MATMPIAIJ.
    Checks, for each: the type of the matrix and of its blocks; MatMult, MatMultAdd (y != z and y == z) and
    MatMultTranspose equal the reference's; again after new values (the same pattern), after new nonzeros (PETSc
    rebuilds the off-diagonal block), after MatAXPY with the transpose (MatHeaderMerge()) and with NaN and Inf in x (the same rows are NaN or Inf); a vector of the wrong
@@ -27,6 +28,8 @@ static const char help[] = "The parallel petsc-gpuformats types against MATMPIAI
 */
 #include <petscgpuformats.h>
 #include <petscdmda.h>
+#include <petscdmplex.h>
+#include <petscfe.h>
 #include <petscdevice_cuda.h>
 #include <petsc/private/petscimpl.h> /* type_name in messages */
 
@@ -509,6 +512,59 @@ static PetscErrorCode CheckDMDA(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A DMPlex's matrix (Q1 elements on a distributed quadrilateral mesh) of our type, filled cell by cell with random element
+   matrices through DMPlexMatSetClosure() (shared vertices: entries of other ranks' rows), against the same DMPlex's
+   MATMPIAIJ */
+static PetscErrorCode CheckDMPlex(void)
+{
+  DM          dm, dist;
+  PetscFE     fe;
+  Mat         A, R;
+  PetscInt    faces[2] = {12, 9}, cStart, cEnd;
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMPlexCreateBoxMesh(PETSC_COMM_WORLD, 2, PETSC_FALSE, faces, NULL, NULL, NULL, PETSC_TRUE, 0, PETSC_TRUE, &dm)); /* quadrilaterals: this PETSc has no triangle generator */
+  PetscCall(DMPlexDistribute(dm, 0, NULL, &dist));
+  if (dist) {
+    PetscCall(DMDestroy(&dm));
+    dm = dist;
+  }
+  PetscCall(PetscFECreateDefault(PETSC_COMM_WORLD, 2, 1, PETSC_FALSE, NULL, -1, &fe));
+  PetscCall(DMSetField(dm, 0, NULL, (PetscObject)fe));
+  PetscCall(DMCreateDS(dm));
+  PetscCall(DMSetMatType(dm, MATMPIAIJ));
+  PetscCall(DMCreateMatrix(dm, &R));
+  PetscCall(DMSetMatType(dm, format));
+  PetscCall(DMSetVecType(dm, VECCUDA));
+  PetscCall(DMCreateMatrix(dm, &A));
+  PetscCall(DMPlexGetHeightStratum(dm, 0, &cStart, &cEnd));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  for (PetscInt c = cStart; c < cEnd; c++) {
+    PetscScalar v[16]; /* 4 x 4: the Q1 element matrix of a quadrilateral */
+
+    for (PetscInt k = 0; k < 16; k++) {
+      PetscReal r;
+
+      PetscCall(PetscRandomGetValueReal(rnd, &r));
+      v[k] = (PetscScalar)((PetscInt)(r * 19) - 9);
+    }
+    PetscCall(DMPlexMatSetClosure(dm, NULL, NULL, A, c, v, ADD_VALUES));
+    PetscCall(DMPlexMatSetClosure(dm, NULL, NULL, R, c, v, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(R, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(R, MAT_FINAL_ASSEMBLY));
+  PetscCall(CheckProducts(A, R, PETSC_FALSE, "DMPlex matrix"));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscFEDestroy(&fe));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&R));
+  PetscCall(DMDestroy(&dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A vector of the wrong size: the error MATMPIAIJCUSPARSE gives, on every rank, and no hang */
 static PetscErrorCode CheckErrors(void)
 {
@@ -565,6 +621,7 @@ int main(int argc, char **argv)
   for (size_t k = 0; k < PETSC_STATIC_ARRAY_LENGTH(cases); k++)
     for (size_t w = 0; w < PETSC_STATIC_ARRAY_LENGTH(ways); w++) PetscCall(RunCase(&cases[k], ways[w], (PetscInt)(100 * k + w)));
   PetscCall(CheckDMDA());
+  PetscCall(CheckDMPlex());
   PetscCall(CheckErrors());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d processes (off-diagonal blocks %s): %" PetscInt_FMT " checks passed\n", mpitype, size, offdiag ? seqtype : MATSEQAIJCUSPARSE, nchecks));
   PetscCall(PetscFinalize());
