@@ -14,8 +14,10 @@ static const char help[] = "A petsc-gpuformats type on the GPU: against its host
    4. Conversions: in place, initial and reuse, from seqaij and seqaijcusparse and back; MatSetType on an
       assembled aijcusparse matrix; MatDuplicate, MatCopy and MatBindToCPU keep the type.
    5. Options and errors: a valid and two out-of-range options of the format; host vectors.
+   6. Out of device memory: the build's clear error, no device memory held after it, cuSPARSE's products meanwhile.
 */
 #include <petscgpuformats.h>
+#include <petscdevice_cuda.h>
 #include <cmrs/cmrs.h>
 #include <sellcs/sellcs.h>
 #include <bce/bce.h>
@@ -808,6 +810,90 @@ static PetscErrorCode CheckOptionsAndErrors(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* 6: out of device memory. With most of the free memory taken, the first product's build fails with a clear error
+   (PETSC_ERR_MEM, naming the format and the bytes), holds no device memory afterwards, and the next products go through
+   cuSPARSE's CSR (aijcusparse's product) and are right; after a parameter change, with the memory back, the format is built */
+static PetscErrorCode CheckOutOfMemory(void)
+{
+  const PetscInt     m = 1000000;
+  PetscInt          *len;
+  CSR                csr;
+  Mat                H, R, A;
+  Vec                x, y, yr;
+  size_t             free0, free1, free2, total;
+  void              *hog = NULL;
+  const PetscScalar *v;
+  PetscLogDouble     bytes, csrbytes;
+  PetscErrorCode     ierr;
+  char              *msg = NULL;
+  PetscBool          named;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(m, &len));
+  for (PetscInt i = 0; i < m; i++) len[i] = 16;
+  PetscCall(CSRCreate(rnd, m, m, len, PETSC_TRUE, &csr));
+  PetscCall(CSRToMat(&csr, &H));
+  PetscCall(MatConvert(H, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &R));
+  PetscCall(MatCreateVecs(R, &x, &yr));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(MatMult(R, x, yr));
+  PetscCall(MatConvert(R, fmt->root, MAT_INITIAL_MATRIX, &A));
+  PetscCall(MatCreateVecs(A, NULL, &y));
+  PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &v)); /* A's CSR on the device before the memory goes */
+  PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &v));
+  PetscCall(MatGPUFormatGetDeviceMemory(A, NULL, &csrbytes));
+  PetscCallCUDA(cudaDeviceSynchronize());
+  PetscCallCUDA(cudaMemGetInfo(&free0, &total));
+  PetscCheck(free0 > csrbytes, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Too little device memory free for the test");
+  PetscCallCUDA(cudaMalloc(&hog, free0 - (size_t)(csrbytes / 4))); /* a quarter of the CSR arrays left: no format fits */
+  PetscCallCUDA(cudaMemGetInfo(&free1, &total));
+
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MatMult(A, x, y);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_MEM, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A build without device memory gave error %d, not PETSC_ERR_MEM", (int)ierr);
+  PetscCall(PetscErrorMessage(ierr, NULL, &msg));
+  PetscCall(PetscStrstr(msg ? msg : "", "bytes", &msg));
+  named = (PetscBool)(msg != NULL);
+  PetscCheck(named, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The out-of-memory error does not name the bytes the format needed");
+  PetscCallCUDA(cudaMemGetInfo(&free2, &total));
+  PetscCheck(free2 + 4 * 1024 * 1024 >= free1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The failed build holds device memory: %zu bytes free before, %zu after", free1, free2);
+  PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
+  PetscCheck(bytes == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The failed build reports %g bytes of format", bytes);
+
+  /* the next products: cuSPARSE's, right */
+  PetscCall(MatMult(A, x, y));
+  PetscCall(VecAXPY(y, -1.0, yr));
+  {
+    PetscReal e, r;
+
+    PetscCall(VecNorm(y, NORM_INFINITY, &e));
+    PetscCall(VecNorm(yr, NORM_INFINITY, &r));
+    PetscCheck(e <= 1e-12 * r, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Product after an out-of-memory build: error %g", (double)(e / r));
+  }
+  PetscCallCUDA(cudaFree(hog));
+
+  /* memory back and a parameter changed: the format is built */
+  PetscCall(MatSetOptionsPrefix(A, "t_"));
+  PetscCall(SetTestOption(fmt->option, fmt->value));
+  PetscCall(MatSetFromOptions(A));
+  PetscCall(MatMult(A, x, y));
+  PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
+  PetscCheck(bytes > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No format built after the memory came back");
+  PetscCall(CheckAgainstReference(A, "after running out of memory"));
+  PetscCall(SetTestOption(fmt->option, NULL));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&yr));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&R));
+  PetscCall(MatDestroy(&H));
+  PetscCall(CSRDestroy(&csr));
+  PetscCall(PetscFree(len));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "out of device memory: a clear error, nothing held, cuSPARSE's products meanwhile\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -830,8 +916,8 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomSeed(rnd));
   {
     /* -part: one part, so that CTest names what broke (tests/CMakeLists.txt runs each on its own); all by default */
-    const char *parts[]           = {"matrices", "inf_x", "state_changes", "conversions", "options_errors"};
-    PetscErrorCode (*run[])(void) = {CheckMatrices, CheckInfinityInX, CheckStateChanges, CheckConversions, CheckOptionsAndErrors};
+    const char *parts[]           = {"matrices", "inf_x", "state_changes", "conversions", "options_errors", "oom"};
+    PetscErrorCode (*run[])(void) = {CheckMatrices, CheckInfinityInX, CheckStateChanges, CheckConversions, CheckOptionsAndErrors, CheckOutOfMemory};
     char      part[64]            = "all";
     PetscBool all, found = PETSC_FALSE;
 
@@ -844,7 +930,7 @@ int main(int argc, char **argv)
       if (all || match) PetscCall(run[i]());
       found = (PetscBool)(found || match);
     }
-    PetscCheck(all || found, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-part %s: all, matrices, inf_x, state_changes, conversions or options_errors", part);
+    PetscCheck(all || found, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-part %s: all, matrices, inf_x, state_changes, conversions, options_errors or oom", part);
   }
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscFinalize());

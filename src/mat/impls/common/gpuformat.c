@@ -222,7 +222,10 @@ PetscErrorCode MatGPUFormatInvalidate_Private(Mat A)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  if (ctx) ctx->built = PETSC_FALSE;
+  if (ctx) {
+    ctx->built         = PETSC_FALSE;
+    ctx->paramschanged = PETSC_TRUE;
+  }
   if (ctx && ctx->mpi) PetscCall(MatGPUFormatMPIPropagateParams_Private(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -277,7 +280,8 @@ PetscErrorCode MatGPUFormatReadOptions_Private(Mat A, Mat_GPUFormat *ctx)
   PetscOptionsEnd();
   ((PetscObject)A)->optionsprinted = printed; /* MatSetFromOptions() -help still prints the options of A afterwards */
   if (changed) {
-    ctx->built = PETSC_FALSE;
+    ctx->built         = PETSC_FALSE;
+    ctx->paramschanged = PETSC_TRUE;
     if (ctx->mpi) PetscCall(MatGPUFormatMPIPropagateParams_Private(A));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -423,7 +427,33 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  PetscCall(MatGPUFormatUpdate_Private(A, ctx));
+  if (ctx->oom) { /* the last build ran out of device memory: cuSPARSE's product until the pattern or a parameter changes */
+    PetscObjectState nzstate;
+
+    PetscCall(MatGetNonzeroState(A, &nzstate));
+    if (nzstate == ctx->oomnzstate && !ctx->paramschanged) {
+      if (!ctx->oominfo) {
+        PetscCall(PetscInfo(A, "%s: the format did not fit in device memory; products use cuSPARSE's CSR (aijcusparse's product) until the nonzero pattern or a parameter changes\n", ((PetscObject)A)->type_name));
+        ctx->oominfo = PETSC_TRUE;
+      }
+      if (y) PetscCall(MatGPUFormatBaseOps.multadd(A, x, y, z));
+      else PetscCall(MatGPUFormatBaseOps.mult(A, x, z));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    ctx->oom = ctx->oominfo = ctx->paramschanged = PETSC_FALSE;
+  }
+  {
+    PetscErrorCode ierr = MatGPUFormatUpdate_Private(A, ctx);
+
+    if (ierr == PETSC_ERR_MEM) { /* nothing stays held: reset() frees what the build had allocated, its temporaries too */
+      PetscCall(ctx->ops->reset(ctx->fmt));
+      ctx->built         = PETSC_FALSE;
+      ctx->oom           = PETSC_TRUE;
+      ctx->paramschanged = PETSC_FALSE;
+      PetscCall(MatGetNonzeroState(A, &ctx->oomnzstate));
+    }
+    PetscCall(ierr);
+  }
   if (!ctx->nnz || !A->rmap->n) {
     if (!y) PetscCall(VecSet(z, 0.0));
     else if (y != z) PetscCall(VecCopy(y, z));
@@ -618,6 +648,7 @@ static PetscErrorCode MatSetFromOptions_GPUFormat(Mat A, PetscOptionItems *Petsc
   PetscCall(MatGPUFormatSetFromOptions_Private(A, ctx, PetscOptionsObject, &changed));
   PetscOptionsHeadEnd();
   if (changed) ctx->built = PETSC_FALSE; /* rebuilt at the next product; not when no parameter changed */
+  if (changed) ctx->paramschanged = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -634,10 +665,11 @@ static PetscErrorCode MatView_GPUFormat(Mat A, PetscViewer viewer)
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  if (A->assembled && !A->boundtocpu) PetscCall(MatGPUFormatUpdate_Private(A, ctx));
+  if (A->assembled && !A->boundtocpu && !ctx->oom) PetscCall(MatGPUFormatUpdate_Private(A, ctx));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s GPU format:\n", ctx->ops->title));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  if (!ctx->built) PetscCall(PetscViewerASCIIPrintf(viewer, "not built (the matrix is bound to the CPU or not assembled)\n"));
+  if (ctx->oom) PetscCall(PetscViewerASCIIPrintf(viewer, "not built: it did not fit in device memory; products use cuSPARSE's CSR until the pattern or a parameter changes\n"));
+  else if (!ctx->built) PetscCall(PetscViewerASCIIPrintf(viewer, "not built (the matrix is bound to the CPU or not assembled)\n"));
   else if (!ctx->nnz || !A->rmap->n) PetscCall(PetscViewerASCIIPrintf(viewer, "empty matrix: products need no format\n"));
   else {
     PetscLogDouble bytes, csrbytes = 12.0 * ctx->nnz + 4.0 * (A->rmap->n + 1);

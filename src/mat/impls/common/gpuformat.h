@@ -75,14 +75,17 @@ PETSC_INTERN PetscErrorCode MatGPUFormatInvalidate_Private(Mat);
 
 #if defined(__cplusplus)
   #include <exception>
-/* A Thrust call that may throw (allocation, CUDA errors) becomes a PETSc error */
-  #define MatGPUFormatCallThrust(...)                                     \
-    do {                                                                  \
-      try {                                                               \
-        __VA_ARGS__;                                                      \
-      } catch (const std::exception &ex) {                                \
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "Thrust: %s", ex.what()); \
-      }                                                                   \
+  #include <new>
+/* A Thrust call that may throw (allocation, CUDA errors) becomes a PETSc error; out of memory is PETSC_ERR_MEM */
+  #define MatGPUFormatCallThrust(...)                                                            \
+    do {                                                                                         \
+      try {                                                                                      \
+        __VA_ARGS__;                                                                             \
+      } catch (const std::bad_alloc &ex) {                                                       \
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "Thrust: out of device memory (%s)", ex.what()); \
+      } catch (const std::exception &ex) {                                                       \
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "Thrust: %s", ex.what());                        \
+      }                                                                                          \
     } while (0)
 #endif
 
@@ -92,6 +95,20 @@ PETSC_INTERN PetscErrorCode MatGPUFormatGatherValues_Private(PetscInt64, const i
 PETSC_INTERN PetscErrorCode MatGPUFormatDeviceMalloc_Private(const char *, size_t, void **);
 PETSC_INTERN PetscErrorCode MatGPUFormatDeviceFree_Private(void **);
 PETSC_INTERN PetscErrorCode MatGPUFormatCheckDeviceMemory_Private(const char *, size_t);
+
+/*
+   The device temporaries of a build, owned by the format object as a stack: a helper takes a mark (scratch.n), allocates
+   with MatGPUFormatScratchMalloc_Private() and releases down to its mark at its end. An error on the way returns with the
+   temporaries still on the stack; the format's reset() releases them all (to 0), so no error path leaks device memory.
+*/
+#define MATGPUFORMAT_SCRATCH_MAX 16
+typedef struct {
+  void    *ptr[MATGPUFORMAT_SCRATCH_MAX];
+  PetscInt n;
+} MatGPUFormatScratch;
+
+PETSC_INTERN PetscErrorCode MatGPUFormatScratchMalloc_Private(MatGPUFormatScratch *, const char *, size_t, void **);
+PETSC_INTERN PetscErrorCode MatGPUFormatScratchRelease_Private(MatGPUFormatScratch *, PetscInt);
 
 #if defined(__CUDACC__)
 /* Blocks of a grid-stride launch over n work items at `block` threads each: at least 1, at most 65536 */

@@ -24,6 +24,10 @@ typedef struct {
   PetscBool mpi;
   PetscBool offdiag;  /* -mat_gpuformat_offdiag: the off-diagonal blocks in the format too */
   PetscBool hostinfo; /* the one-time PetscInfo() about host vectors has been given */
+  /* a build that ran out of device memory: products go through cuSPARSE's CSR until the pattern or a parameter changes */
+  PetscBool        oom, oominfo;
+  PetscBool        paramschanged; /* a parameter changed since the build that ran out of memory */
+  PetscObjectState oomnzstate;
 } Mat_GPUFormat;
 
 /* The operations of a freshly created MATSEQAIJCUSPARSE matrix, not bound to the CPU (gpuformat.c) */

@@ -31,6 +31,7 @@ typedef struct {
   unsigned            *done;    /* h.nsplit counters, back to 0 after each product */
   MatGPUFormatRowStats stats;
   PetscLogDouble       bytes, partition_ms;
+  MatGPUFormatScratch  scratch; /* the build's device temporaries */
 } Mat_BCE;
 
 struct BCEKernelArgs {
@@ -297,23 +298,21 @@ static PetscErrorCode BCESchedule(Mat_BCE *bc, cudaStream_t stream)
   long long *pair;
   void      *work      = NULL;
   size_t     workbytes = 0;
+  PetscInt   mark      = bc->scratch.n;
 
   PetscFunctionBegin;
   while ((1LL << endbit) <= bc->h.m + bc->h.nblocks) endbit++;
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)n * sizeof(long long), (void **)&bc->sched));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)n * sizeof(long long), (void **)&pair));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)n * sizeof(int), (void **)&key));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)n * sizeof(int), (void **)&keysorted));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)n * sizeof(long long), (void **)&pair));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)n * sizeof(int), (void **)&key));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)n * sizeof(int), (void **)&keysorted));
   bce_sched_keys_kernel<<<MatGPUFormatGrid(n, BCE_BLOCK), BCE_BLOCK, 0, stream>>>(n, (int)bc->h.nblocks, bc->blocks, bc->rowno, key, pair);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, pair, bc->sched, n, 0, endbit, stream));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", workbytes, &work));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", workbytes, &work));
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, pair, bc->sched, n, 0, endbit, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCall(MatGPUFormatDeviceFree_Private(&work));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&keysorted));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&key));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&pair));
+  PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, mark));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -322,6 +321,7 @@ static PetscErrorCode BCEReset(void *fmt)
   Mat_BCE *bc = (Mat_BCE *)fmt;
 
   PetscFunctionBegin;
+  PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, 0)); /* temporaries of a build that stopped with an error */
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->blocks));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->rowno));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->rowlen));
@@ -360,22 +360,23 @@ static PetscErrorCode BCEDeviceL(PetscInt *L)
 }
 
 /* The distribution function on the device, as q distinct nonzero lengths and their counts on the host (freed with PetscFree2) */
-static PetscErrorCode BCEDistribution(const MatGPUFormatCSR *csr, PetscInt *q, PetscInt **len, PetscInt64 **cnt)
+static PetscErrorCode BCEDistribution(const MatGPUFormatCSR *csr, MatGPUFormatScratch *scratch, PetscInt *q, PetscInt **len, PetscInt64 **cnt)
 {
   const auto policy = thrust::cuda::par.on(csr->stream);
   const int  maxlen = (int)csr->stats.maxlen;
   int       *hist, *dlen, nq;
   long long *dcnt;
   int       *hlen;
+  PetscInt   mark = scratch->n;
 
   PetscFunctionBegin;
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)(maxlen + 1) * sizeof(int), (void **)&hist));
+  PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "BCE", (size_t)(maxlen + 1) * sizeof(int), (void **)&hist));
   PetscCallCUDA(cudaMemsetAsync(hist, 0, (size_t)(maxlen + 1) * sizeof(int), csr->stream));
   bce_histogram_kernel<<<MatGPUFormatGrid(csr->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)csr->m, csr->rowptr, hist);
   PetscCallCUDA(cudaGetLastError());
   MatGPUFormatCallThrust(nq = (int)thrust::count_if(policy, thrust::counting_iterator<int>(1), thrust::counting_iterator<int>(maxlen + 1), BCENonzeroBin{hist}));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)nq * sizeof(int), (void **)&dlen));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)nq * sizeof(long long), (void **)&dcnt));
+  PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "BCE", (size_t)nq * sizeof(int), (void **)&dlen));
+  PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "BCE", (size_t)nq * sizeof(long long), (void **)&dcnt));
   MatGPUFormatCallThrust(thrust::copy_if(policy, thrust::counting_iterator<int>(1), thrust::counting_iterator<int>(maxlen + 1), dlen, BCENonzeroBin{hist}));
   bce_counts_kernel<<<MatGPUFormatGrid(nq, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>(nq, dlen, hist, dcnt);
   PetscCallCUDA(cudaGetLastError());
@@ -387,9 +388,7 @@ static PetscErrorCode BCEDistribution(const MatGPUFormatCSR *csr, PetscInt *q, P
   for (int i = 0; i < nq; i++) (*len)[i] = hlen[i];
   *q = nq;
   PetscCall(PetscFree(hlen));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&dcnt));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&dlen));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&hist));
+  PetscCall(MatGPUFormatScratchRelease_Private(scratch, mark));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -414,7 +413,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   h->L = bc->L ? bc->L : bc->Lgpu;
 
   /* the partition, of the distribution function */
-  PetscCall(BCEDistribution(csr, &q, &len, &cnt));
+  PetscCall(BCEDistribution(csr, &bc->scratch, &q, &len, &cnt));
   for (PetscInt i = 0; i < q; i++) rows += cnt[i];
   nempty = csr->m - (PetscInt)rows;
   PetscCall(PetscMalloc1(q, &ends));
@@ -434,22 +433,19 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&bc->rowno));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&bc->rowlen));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&bc->iperm));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&key));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&keysorted));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&iota));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&key));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&keysorted));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&iota));
   MatGPUFormatCallThrust(thrust::sequence(thrust::cuda::par.on(csr->stream), iota, iota + h->m));
   bce_keys_kernel<<<MatGPUFormatGrid(h->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, key);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", workbytes, &work));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", workbytes, &work));
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
   bce_rows_kernel<<<MatGPUFormatGrid(h->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, csr->rowptr, bc->rowno, bc->rowlen, bc->iperm);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-  PetscCall(MatGPUFormatDeviceFree_Private(&work));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&iota));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&keysorted));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&key));
+  PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, 0));
   PetscCall(BCESchedule(bc, csr->stream));
 
   /* the entries, padding zeroed, the position map (padding -1), and the partial sums of the split rows */

@@ -52,6 +52,7 @@ typedef struct {
   unsigned            *done;       /* nlong chunk counters, back to 0 after each product */
   MatGPUFormatRowStats stats;
   PetscLogDouble       bytes;
+  MatGPUFormatScratch  scratch; /* the build's device temporaries */
 } Mat_CMRS;
 
 struct CMRSKernelArgs {
@@ -399,6 +400,7 @@ static PetscErrorCode CMRSReset(void *fmt)
   Mat_CMRS *cm = (Mat_CMRS *)fmt;
 
   PetscFunctionBegin;
+  PetscCall(MatGPUFormatScratchRelease_Private(&cm->scratch, 0)); /* temporaries of a build that stopped with an error */
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->d.strip_ptr));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->d.colind));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->d.rowin));
@@ -423,36 +425,35 @@ static PetscErrorCode CMRSSortStrips(Mat_CMRS *cm, cudaStream_t stream)
   int        *iota;
   void       *tmp, *work = NULL;
   size_t      workbytes = 0;
+  PetscInt    mark      = cm->scratch.n;
 
   PetscFunctionBegin;
-  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)nnz * sizeof(int), (void **)&iota));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&cm->scratch, "CMRS", (size_t)nnz * sizeof(int), (void **)&iota));
   MatGPUFormatCallThrust(thrust::sequence(thrust::cuda::par.on(stream), iota, iota + nnz));
   if (d->packed) {
     unsigned *keys = (unsigned *)nullptr;
 
-    PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)nnz * sizeof(unsigned), &tmp));
+    PetscCall(MatGPUFormatScratchMalloc_Private(&cm->scratch, "CMRS", (size_t)nnz * sizeof(unsigned), &tmp));
     keys = (unsigned *)tmp;
     PetscCallCUDA(cudaMemcpyAsync(keys, d->colind, (size_t)nnz * sizeof(unsigned), cudaMemcpyDeviceToDevice, stream));
     PetscCallCUDA(cub::DeviceSegmentedSort::SortPairs(work, workbytes, keys, d->colind, iota, cm->perm, nnz, nstrips, d->strip_ptr, d->strip_ptr + 1, stream));
-    PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", workbytes, &work));
+    PetscCall(MatGPUFormatScratchMalloc_Private(&cm->scratch, "CMRS", workbytes, &work));
     PetscCallCUDA(cub::DeviceSegmentedSort::SortPairs(work, workbytes, keys, d->colind, iota, cm->perm, nnz, nstrips, d->strip_ptr, d->strip_ptr + 1, stream));
   } else {
     unsigned long long *keys;
 
-    PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", 2 * (size_t)nnz * sizeof(unsigned long long), &tmp));
+    PetscCall(MatGPUFormatScratchMalloc_Private(&cm->scratch, "CMRS", 2 * (size_t)nnz * sizeof(unsigned long long), &tmp));
     keys = (unsigned long long *)tmp;
     cmrs_wide_keys_kernel<<<MatGPUFormatGrid(nnz, CMRS_BLOCK), CMRS_BLOCK, 0, stream>>>(nnz, d->colind, d->rowin, keys);
     PetscCallCUDA(cudaGetLastError());
     PetscCallCUDA(cub::DeviceSegmentedSort::SortPairs(work, workbytes, keys, keys + nnz, iota, cm->perm, nnz, nstrips, d->strip_ptr, d->strip_ptr + 1, stream));
-    PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", workbytes, &work));
+    PetscCall(MatGPUFormatScratchMalloc_Private(&cm->scratch, "CMRS", workbytes, &work));
     PetscCallCUDA(cub::DeviceSegmentedSort::SortPairs(work, workbytes, keys, keys + nnz, iota, cm->perm, nnz, nstrips, d->strip_ptr, d->strip_ptr + 1, stream));
     cmrs_unwide_keys_kernel<<<MatGPUFormatGrid(nnz, CMRS_BLOCK), CMRS_BLOCK, 0, stream>>>(nnz, keys + nnz, d->colind, d->rowin);
     PetscCallCUDA(cudaGetLastError());
   }
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCall(MatGPUFormatDeviceFree_Private(&work));
-  PetscCall(MatGPUFormatDeviceFree_Private(&tmp));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&iota));
+  PetscCall(MatGPUFormatScratchRelease_Private(&cm->scratch, mark));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

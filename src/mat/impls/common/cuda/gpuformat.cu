@@ -129,3 +129,19 @@ PetscErrorCode MatGPUFormatDeviceFree_Private(void **ptr)
   *ptr = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode MatGPUFormatScratchMalloc_Private(MatGPUFormatScratch *s, const char *title, size_t bytes, void **ptr)
+{
+  PetscFunctionBegin;
+  PetscCheck(s->n < MATGPUFORMAT_SCRATCH_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More than %d device temporaries in a %s build", MATGPUFORMAT_SCRATCH_MAX, title);
+  PetscCall(MatGPUFormatDeviceMalloc_Private(title, bytes, &s->ptr[s->n]));
+  *ptr = s->ptr[s->n++];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatGPUFormatScratchRelease_Private(MatGPUFormatScratch *s, PetscInt mark)
+{
+  PetscFunctionBegin;
+  while (s->n > mark) PetscCall(MatGPUFormatDeviceFree_Private(&s->ptr[--s->n]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

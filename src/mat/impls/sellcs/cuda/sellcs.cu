@@ -46,6 +46,7 @@ typedef struct {
   PetscReal            beta_unsorted;
   MatGPUFormatRowStats stats;
   PetscLogDouble       bytes;
+  MatGPUFormatScratch  scratch; /* the build's device temporaries */
 } Mat_SELLCS;
 
 /*
@@ -347,6 +348,7 @@ static PetscErrorCode SELLCSReset(void *fmt)
   Mat_SELLCS *sc = (Mat_SELLCS *)fmt;
 
   PetscFunctionBegin;
+  PetscCall(MatGPUFormatScratchRelease_Private(&sc->scratch, 0)); /* temporaries of a build that stopped with an error */
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.perm));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.rowlen));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.chunk_ptr));
@@ -373,28 +375,27 @@ static PetscErrorCode SELLCSReset(void *fmt)
    Sorts the rows by descending length within windows of sigma rows (stable); rowlen gets the sorted lengths,
    perm the original row of each sorted row and iperm the sorted position of each original row
 */
-static PetscErrorCode SELLCSSortRows(SELLCSArrays *d, const int *len, int *iperm, cudaStream_t stream)
+static PetscErrorCode SELLCSSortRows(SELLCSArrays *d, const int *len, int *iperm, MatGPUFormatScratch *scratch, cudaStream_t stream)
 {
   const int m = (int)d->m, nwin = (int)((d->m + d->sigma - 1) / d->sigma);
   int      *iota, *offsets;
   void     *work      = NULL;
   size_t    workbytes = 0;
+  PetscInt  mark      = scratch->n;
 
   PetscFunctionBegin;
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)m * sizeof(int), (void **)&iota));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(nwin + 1) * sizeof(int), (void **)&offsets));
+  PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "SELL-C-sigma", (size_t)m * sizeof(int), (void **)&iota));
+  PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "SELL-C-sigma", (size_t)(nwin + 1) * sizeof(int), (void **)&offsets));
   MatGPUFormatCallThrust(thrust::sequence(thrust::cuda::par.on(stream), iota, iota + m));
   sellcs_windows_kernel<<<MatGPUFormatGrid(nwin + 1, SELLCS_BLOCK), SELLCS_BLOCK, 0, stream>>>(nwin, m, (int)d->sigma, offsets);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", workbytes, &work));
+  PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "SELL-C-sigma", workbytes, &work));
   PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
   sellcs_invert_kernel<<<MatGPUFormatGrid(m, SELLCS_BLOCK), SELLCS_BLOCK, 0, stream>>>(m, d->perm, iperm);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCall(MatGPUFormatDeviceFree_Private(&work));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&offsets));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&iota));
+  PetscCall(MatGPUFormatScratchRelease_Private(scratch, mark));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -468,7 +469,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   d->nchunks = (d->m + d->C - 1) / d->C;
   sc->T      = sc->threads ? sc->threads : SELLCSDefaultThreads(&csr->stats);
   d->longrow = sc->longrow ? sc->longrow : SELLCSDefaultLongRow(sc->T);
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&len));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&sc->scratch, "SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&len)); /* released below, or by reset() */
   sellcs_row_lengths_kernel<<<MatGPUFormatGrid(d->m, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)PetscMin(d->longrow, PETSC_INT_MAX), csr->rowptr, len);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(SELLCSLongPart(sc, len, csr));
@@ -485,7 +486,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   if (d->sigma > 1) {
     PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&d->perm));
     PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&sc->iperm));
-    PetscCall(SELLCSSortRows(d, len, sc->iperm, csr->stream));
+    PetscCall(SELLCSSortRows(d, len, sc->iperm, &sc->scratch, csr->stream));
   } else PetscCallCUDA(cudaMemcpyAsync(d->rowlen, len, (size_t)d->m * sizeof(int), cudaMemcpyDeviceToDevice, csr->stream));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(d->nchunks + 1) * sizeof(long long), (void **)&d->chunk_ptr));
   sellcs_widths_kernel<<<MatGPUFormatGrid(d->nchunks, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nchunks, (int)d->C, d->rowlen, (long long *)d->chunk_ptr);
@@ -494,7 +495,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   MatGPUFormatCallThrust(thrust::exclusive_scan(policy, (long long *)d->chunk_ptr, (long long *)d->chunk_ptr + d->nchunks + 1, (long long *)d->chunk_ptr));
   PetscCallCUDA(cudaMemcpyAsync(&nslots, d->chunk_ptr + d->nchunks, sizeof(long long), cudaMemcpyDeviceToHost, csr->stream));
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&len));
+  PetscCall(MatGPUFormatScratchRelease_Private(&sc->scratch, 0));
   d->nslots = nslots;
 
   /* the entries, padding zeroed, and the position map (padding -1) */
