@@ -15,6 +15,8 @@ static const char help[] = "A petsc-gpuformats type on the GPU: against its host
       assembled aijcusparse matrix; MatDuplicate, MatCopy and MatBindToCPU keep the type.
    5. Options and errors: a valid and two out-of-range options of the format; host vectors.
    6. Out of device memory: the build's clear error, no device memory held after it, cuSPARSE's products meanwhile.
+   7. (-part random, not in "all") 1 on -count random matrices with -variants of the parameter variants: the
+      compute-sanitizer runs (tests/CMakeLists.txt, PETSCGPUFORMATS_SANITIZE).
 */
 #include <petscgpuformats.h>
 #include <petscdevice_cuda.h>
@@ -366,8 +368,9 @@ static PetscErrorCode CheckType(Mat A, MatType type, const char *what)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* 1 and 2: one matrix, every variant of the format */
-static PetscInt nmatrices; /* matrices CheckMatrix() has checked */
+/* 1 and 2: one matrix, every variant of the format (-variants k: k of them, spread over the list) */
+static PetscInt nmatrices;                   /* matrices CheckMatrix() has checked */
+static PetscInt maxvariants = PETSC_INT_MAX; /* -variants */
 
 static PetscErrorCode CheckMatrix(PetscInt m, PetscInt n, const PetscInt *len, const char *what)
 {
@@ -383,7 +386,9 @@ static PetscErrorCode CheckMatrix(PetscInt m, PetscInt n, const PetscInt *len, c
   PetscCall(MatConvert(H, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
   PetscCall(MatConvert(H, fmt->type, MAT_INITIAL_MATRIX, &A));
   PetscCall(CheckType(A, fmt->type, what));
-  for (PetscInt v = 0; v < fmt->nvariants; v++) {
+  for (PetscInt k = 0, nv = PetscMin(fmt->nvariants, maxvariants); k < nv; k++) {
+    const PetscInt v = (PetscInt)((PetscInt64)k * fmt->nvariants / nv);
+
     PetscCall(fmt->setvariant(v, desc, sizeof(desc)));
     PetscCall(MatSetFromOptions(A));
     PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (%s)", what, desc));
@@ -532,6 +537,36 @@ static PetscErrorCode CheckMatrices(void)
   count = nmatrices - count;
   PetscCall(PetscFree(len));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "device = host reference and aijcusparse on %" PetscInt_FMT " matrices x %" PetscInt_FMT " variants\n", count, fmt->nvariants));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 1 on many random matrices (-count, default 300), small enough for compute-sanitizer: up to 3,000 x 3,000, empty rows,
+   rectangular shapes, now and then a row of up to 5,000 entries (tests/CMakeLists.txt, PETSCGPUFORMATS_SANITIZE) */
+static PetscErrorCode CheckRandomMatrices(void)
+{
+  PetscInt *len, count = 300;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-count", &count, NULL));
+  PetscCall(PetscMalloc1(3000, &len));
+  for (PetscInt t = 0; t < count; t++) {
+    PetscReal r;
+    PetscInt  m, n;
+    char      what[64];
+
+    PetscCall(PetscRandomGetValueReal(rnd, &r));
+    m = (PetscInt)(r * 3000);
+    PetscCall(PetscRandomGetValueReal(rnd, &r));
+    n = 1 + (PetscInt)(r * 2999);
+    for (PetscInt i = 0; i < m; i++) {
+      PetscCall(PetscRandomGetValueReal(rnd, &r));
+      len[i] = r < 0.1 ? 0 : (r > 0.999 ? (PetscInt)(5000 * r) : (PetscInt)(40 * r));
+    }
+    PetscCall(PetscSNPrintf(what, sizeof(what), "random %" PetscInt_FMT ": %" PetscInt_FMT " x %" PetscInt_FMT, t, m, n));
+    PetscCall(CheckMatrix(m, n, len, what));
+  }
+  PetscCall(PetscFree(len));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "device = host reference and aijcusparse on %" PetscInt_FMT " random matrices\n", count));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -916,21 +951,23 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomSeed(rnd));
   {
     /* -part: one part, so that CTest names what broke (tests/CMakeLists.txt runs each on its own); all by default */
-    const char *parts[]           = {"matrices", "inf_x", "state_changes", "conversions", "options_errors", "oom"};
-    PetscErrorCode (*run[])(void) = {CheckMatrices, CheckInfinityInX, CheckStateChanges, CheckConversions, CheckOptionsAndErrors, CheckOutOfMemory};
-    char      part[64]            = "all";
-    PetscBool all, found = PETSC_FALSE;
+    const char *parts[]           = {"matrices", "inf_x", "state_changes", "conversions", "options_errors", "oom", "random"};
+    PetscErrorCode (*run[])(void) = {CheckMatrices, CheckInfinityInX, CheckStateChanges, CheckConversions, CheckOptionsAndErrors, CheckOutOfMemory, CheckRandomMatrices};
+    const PetscBool inall[]       = {PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_FALSE};
+    char            part[64]      = "all";
+    PetscBool       all, found = PETSC_FALSE;
 
     PetscCall(PetscOptionsGetString(NULL, NULL, "-part", part, sizeof(part), NULL));
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-variants", &maxvariants, NULL));
     PetscCall(PetscStrcmp(part, "all", &all));
     for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(parts); i++) {
       PetscBool match;
 
       PetscCall(PetscStrcmp(part, parts[i], &match));
-      if (all || match) PetscCall(run[i]());
+      if ((all && inall[i]) || match) PetscCall(run[i]());
       found = (PetscBool)(found || match);
     }
-    PetscCheck(all || found, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-part %s: all, matrices, inf_x, state_changes, conversions, options_errors or oom", part);
+    PetscCheck(all || found, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-part %s: all, matrices, inf_x, state_changes, conversions, options_errors, oom or random", part);
   }
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscFinalize());
