@@ -193,13 +193,7 @@ PetscErrorCode MatCreate_SeqGPUFormat_Private(Mat A, MatGPUFormatOps *ops)
   SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Matrix type %s needs an optimized PETSc (--with-debugging=0): a debug PETSc rejects derived types in cuSPARSE's own routines", ops->seqtype);
 #else
   PetscCall(MatCreate_SeqAIJCUSPARSE(A));
-  PetscCall(MatGPUFormatConvertInPlace_Private(A, ops));
-  {
-    Mat_GPUFormat *ctx;
-
-    PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-    PetscCall(MatGPUFormatReadOptions_Private(A, ctx));
-  }
+  PetscCall(MatGPUFormatConvertInPlace_Private(A, ops)); /* options: at MatSetFromOptions(), as for every PETSc type */
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -233,17 +227,20 @@ PetscErrorCode MatGPUFormatInvalidate_Private(Mat A)
 /* The options of every type, -mat_gpuformat_<param> */
 PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *ctx, PetscOptionItems *PetscOptionsObject)
 {
+  PetscInt minrows = ctx->product_min_rows;
+
   PetscFunctionBegin;
-  PetscCall(PetscOptionsInt("-mat_gpuformat_product_min_rows", "Products (MatPtAP(), MatMatMult(), ...) of this matrix with fewer rows stay aijcusparse", "MatProductSetFromOptions", ctx->product_min_rows, &ctx->product_min_rows, NULL));
-  PetscCheck(ctx->product_min_rows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gpuformat_product_min_rows %" PetscInt_FMT " must be at least 0", ctx->product_min_rows);
+  PetscCall(PetscOptionsInt("-mat_gpuformat_product_min_rows", "Products (MatPtAP(), MatMatMult(), ...) of this matrix with fewer rows stay aijcusparse", "MatProductSetFromOptions", minrows, &minrows, NULL));
+  PetscCheck(minrows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gpuformat_product_min_rows %" PetscInt_FMT " must be at least 0", minrows);
+  ctx->product_min_rows = minrows;
   if (ctx->mpi) PetscCall(PetscOptionsBool("-mat_gpuformat_offdiag", "The off-diagonal blocks of a parallel matrix in the format too (else cuSPARSE's CSR)", "MatSetFromOptions", ctx->offdiag, &ctx->offdiag, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
    Reads the options of every type and of the format (with A's prefix) inside an options block; *changed: a parameter of
-   the format now differs from before (its format must be rebuilt). Options are read here, at creation and conversion
-   and in MatSetFromOptions(), never in a product.
+   the format now differs from before (its format must be rebuilt). Options are read here, at a conversion to one of our
+   types and in MatSetFromOptions(), never in a product.
 */
 PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat A, Mat_GPUFormat *ctx, PetscOptionItems *PetscOptionsObject, PetscBool *changed)
 {
@@ -254,9 +251,9 @@ PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat A, Mat_GPUFormat *ctx, Pet
   PetscFunctionBegin;
   PetscCall(ctx->ops->create(&before));
   PetscCall(ctx->ops->copyparams(ctx->fmt, before));
-  PetscCall(MatGPUFormatCommonOptions_Private(ctx, PetscOptionsObject));
-  ierr = ctx->ops->setfromoptions(ctx->fmt, PetscOptionsObject);
-  if (ierr) { /* an out-of-range value: the parameters stay those before */
+  ierr = MatGPUFormatCommonOptions_Private(ctx, PetscOptionsObject);
+  if (!ierr) ierr = ctx->ops->setfromoptions(ctx->fmt, PetscOptionsObject);
+  if (ierr) { /* an out-of-range value: the parameters stay those before (the common ones are assigned only when valid) */
     PetscCall(ctx->ops->copyparams(before, ctx->fmt));
     PetscCall(PetscFree(before));
   }
@@ -268,7 +265,7 @@ PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat A, Mat_GPUFormat *ctx, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Reads the options of a matrix outside MatSetFromOptions(): at its creation or conversion */
+/* Reads the options of a matrix outside MatSetFromOptions(): at its conversion to one of our types */
 PetscErrorCode MatGPUFormatReadOptions_Private(Mat A, Mat_GPUFormat *ctx)
 {
   PetscBool changed, printed;
@@ -325,6 +322,7 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
   PetscObjectState nzstate, state;
   PetscObjectId    id;
   PetscBool        build, refresh;
+  PetscErrorCode   ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCall(MatGetNonzeroState(A, &nzstate));
@@ -358,17 +356,32 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
       PetscCheck(csr.stats.nnz == ctx->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Device CSR has %" PetscInt_FMT " entries, host %" PetscInt_FMT, csr.stats.nnz, ctx->nnz);
       csr.nnz     = ctx->nnz;
       ctx->nzrows = csr.stats.nzrows;
-      PetscCall(ctx->ops->build(ctx->fmt, &csr));
+      ierr        = ctx->ops->build(ctx->fmt, &csr);
     } else {
       PetscCall(PetscArrayzero(&csr.stats, 1));
       csr.nnz = ctx->nnz;
-      PetscCall(ctx->ops->refresh(ctx->fmt, &csr));
+      ierr    = ctx->ops->refresh(ctx->fmt, &csr);
     }
-    PetscCallCUDA(cudaStreamSynchronize(csr.stream));
+    if (!ierr) PetscCallCUDA(cudaStreamSynchronize(csr.stream));
+    /* the accessors and the log event are closed on the error path too */
     PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &csr.val));
     PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &csr.rowptr, &csr.colind));
     PetscCall(PetscTime(&t1));
     PetscCall(PetscLogEventEnd(build ? ctx->ops->event_build : ctx->ops->event_values, A, 0, 0, 0));
+    if (ierr) {
+      /* nothing stays held: reset() frees what the build had allocated, its temporaries too; out of device memory, the
+         products go through cuSPARSE's CSR until the pattern or a parameter changes (MatGPUFormatFallback_Private()) */
+      PetscCall(ctx->ops->reset(ctx->fmt));
+      ctx->built = PETSC_FALSE;
+      if (ierr == PETSC_ERR_MEM) {
+        ctx->oom           = PETSC_TRUE;
+        ctx->oominfo       = PETSC_FALSE;
+        ctx->paramschanged = PETSC_FALSE;
+        ctx->oomnzstate    = nzstate;
+        ctx->oomid         = id;
+      }
+      PetscCall(ierr);
+    }
     if (build) ctx->buildtime = t1 - t0;
 #endif
   }
@@ -379,6 +392,43 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
   PetscCall(MatGetNonzeroState(A, &ctx->nzstate));
   PetscCall(PetscObjectStateGet((PetscObject)A, &ctx->state));
   ctx->id = id;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The last build of A ran out of device memory, and neither the pattern nor a parameter has changed since: its products
+   go through cuSPARSE's CSR (one PetscInfo()); else the next product builds again */
+static PetscErrorCode MatGPUFormatFallback_Private(Mat A, Mat_GPUFormat *ctx, PetscBool *fallback)
+{
+  PetscObjectState nzstate;
+  PetscObjectId    id;
+
+  PetscFunctionBegin;
+  *fallback = PETSC_FALSE;
+  if (!ctx->oom) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetNonzeroState(A, &nzstate));
+  PetscCall(PetscObjectGetId((PetscObject)A, &id));
+  if (nzstate == ctx->oomnzstate && id == ctx->oomid && !ctx->paramschanged) {
+    if (!ctx->oominfo) {
+      PetscCall(PetscInfo(A, "%s: the format did not fit in device memory; products use cuSPARSE's CSR (aijcusparse's product) until the nonzero pattern or a parameter changes\n", ((PetscObject)A)->type_name));
+      ctx->oominfo = PETSC_TRUE;
+    }
+    *fallback = PETSC_TRUE;
+  } else ctx->oom = ctx->oominfo = ctx->paramschanged = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Brings the format of A (of ours, not bound to the CPU) up to date, unless its products fall back to cuSPARSE's;
+   the parallel products call it for their blocks before they start, so that every process learns of an error */
+PetscErrorCode MatGPUFormatPrepare_Private(Mat A)
+{
+  Mat_GPUFormat *ctx;
+  PetscBool      fallback;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatIsOurs_Private(A, &ctx));
+  if (!ctx || ctx->mpi || A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatFallback_Private(A, ctx, &fallback));
+  if (!fallback) PetscCall(MatGPUFormatUpdate_Private(A, ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -397,7 +447,7 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
   const PetscScalar *xa, *ya = NULL;
   PetscScalar       *za;
   PetscMemType       mx, my = PETSC_MEMTYPE_DEVICE, mz;
-  PetscBool          cx, cy, cz;
+  PetscBool          cx, cy, cz, fallback;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatVecIsCUDA_Private(x, &cx));
@@ -427,33 +477,13 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  if (ctx->oom) { /* the last build ran out of device memory: cuSPARSE's product until the pattern or a parameter changes */
-    PetscObjectState nzstate;
-
-    PetscCall(MatGetNonzeroState(A, &nzstate));
-    if (nzstate == ctx->oomnzstate && !ctx->paramschanged) {
-      if (!ctx->oominfo) {
-        PetscCall(PetscInfo(A, "%s: the format did not fit in device memory; products use cuSPARSE's CSR (aijcusparse's product) until the nonzero pattern or a parameter changes\n", ((PetscObject)A)->type_name));
-        ctx->oominfo = PETSC_TRUE;
-      }
-      if (y) PetscCall(MatGPUFormatBaseOps.multadd(A, x, y, z));
-      else PetscCall(MatGPUFormatBaseOps.mult(A, x, z));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    ctx->oom = ctx->oominfo = ctx->paramschanged = PETSC_FALSE;
+  PetscCall(MatGPUFormatFallback_Private(A, ctx, &fallback));
+  if (fallback) {
+    if (y) PetscCall(MatGPUFormatBaseOps.multadd(A, x, y, z));
+    else PetscCall(MatGPUFormatBaseOps.mult(A, x, z));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
-  {
-    PetscErrorCode ierr = MatGPUFormatUpdate_Private(A, ctx);
-
-    if (ierr == PETSC_ERR_MEM) { /* nothing stays held: reset() frees what the build had allocated, its temporaries too */
-      PetscCall(ctx->ops->reset(ctx->fmt));
-      ctx->built         = PETSC_FALSE;
-      ctx->oom           = PETSC_TRUE;
-      ctx->paramschanged = PETSC_FALSE;
-      PetscCall(MatGetNonzeroState(A, &ctx->oomnzstate));
-    }
-    PetscCall(ierr);
-  }
+  PetscCall(MatGPUFormatUpdate_Private(A, ctx));
   if (!ctx->nnz || !A->rmap->n) {
     if (!y) PetscCall(VecSet(z, 0.0));
     else if (y != z) PetscCall(VecCopy(y, z));

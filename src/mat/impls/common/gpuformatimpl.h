@@ -28,6 +28,8 @@ typedef struct {
   PetscBool        oom, oominfo;
   PetscBool        paramschanged; /* a parameter changed since the build that ran out of memory */
   PetscObjectState oomnzstate;
+  PetscObjectId    oomid;
+  PetscObjectState syncstate; /* parallel: the state at which every process last learned that its blocks are ready */
 } Mat_GPUFormat;
 
 /* The operations of a freshly created MATSEQAIJCUSPARSE matrix, not bound to the CPU (gpuformat.c) */
@@ -44,6 +46,7 @@ PETSC_INTERN PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *, P
 PETSC_INTERN PetscErrorCode MatGPUFormatHostValuesCurrent_Private(Mat);
 PETSC_INTERN PetscErrorCode MatGPUFormatCopyValues_Private(Mat, Mat);
 PETSC_INTERN PetscErrorCode MatGPUFormatSamePattern_Private(Mat, Mat, PetscBool *);
+PETSC_INTERN PetscErrorCode MatGPUFormatPrepare_Private(Mat);
 
 /* gpuformatmpi.c: the parallel types */
 PETSC_INTERN PetscInt       MatGPUFormatMasqueradeDepth; /* > 0 while a product phase runs under the masquerade (gpuformatproduct.c) */

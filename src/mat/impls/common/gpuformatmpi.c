@@ -94,7 +94,7 @@ PetscErrorCode MatGPUFormatMPIConvertInPlace_Private(Mat A, MatGPUFormatOps *ops
   PetscCall(PetscObjectContainerCompose((PetscObject)A, MATGPUFORMAT_CTX, ctx, MatGPUFormatMPICtxDestroy));
   PetscCall(MatGPUFormatMPISetOps_Private(A, ops, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, ops->mpitype));
-  PetscCall(MatGPUFormatReadOptions_Private(A, ctx)); /* then every block takes the parameters */
+  ctx->syncstate = -1;
   PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -176,6 +176,7 @@ PetscErrorCode MatGPUFormatMPIPropagateParams_Private(Mat A)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  ctx->syncstate = -1;
   PetscCall(MatMPIAIJGetSeqAIJ(A, &blocks[0], &blocks[1], NULL));
   for (PetscInt i = 0; i < 2; i++) {
     if (!blocks[i]) continue;
@@ -202,11 +203,40 @@ PetscErrorCode MatCreate_MPIGPUFormat_Private(Mat A, MatGPUFormatOps *ops)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The blocks in the format and their formats up to date before a product starts its scatter. A build can fail on one
+   process only (out of device memory): after a change of A (its state: assembly, new values, a parameter), every
+   process builds first and all learn of an error together, so that none is left waiting in the scatter. Otherwise
+   there is nothing to build and no collective here.
+*/
+static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
+{
+  Mat_GPUFormat   *ctx;
+  PetscObjectState state;
+  Mat              Ad, Ao;
+  PetscErrorCode   ierr;
+  int              local, global;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
+  if (state == ctx->syncstate) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+  ierr = Ad ? MatGPUFormatPrepare_Private(Ad) : PETSC_SUCCESS;
+  if (!ierr && Ao) ierr = MatGPUFormatPrepare_Private(Ao);
+  local = (int)ierr;
+  PetscCallMPI(MPIU_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  ctx->syncstate = state; /* a process whose build failed now falls back to cuSPARSE's product (out of memory) or retries */
+  PetscCheck(!global, PetscObjectComm((PetscObject)A), global == PETSC_ERR_MEM ? PETSC_ERR_MEM : PETSC_ERR_LIB, "The GPU format of a block of %s could not be built on %s process (error %d)", ((PetscObject)A)->type_name, local ? "this" : "another", global);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* MATMPIAIJCUSPARSE's products (scatter overlapped with the diagonal block's product), on blocks in the format */
 static PetscErrorCode MatMult_MPIGPUFormat(Mat A, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
+  PetscCall(MatGPUFormatMPIPrepare_Private(A));
   PetscCall(MatGPUFormatMPIBaseOps.mult(A, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -214,7 +244,7 @@ static PetscErrorCode MatMult_MPIGPUFormat(Mat A, Vec x, Vec y)
 static PetscErrorCode MatMultAdd_MPIGPUFormat(Mat A, Vec x, Vec y, Vec z)
 {
   PetscFunctionBegin;
-  PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
+  PetscCall(MatGPUFormatMPIPrepare_Private(A));
   PetscCall(MatGPUFormatMPIBaseOps.multadd(A, x, y, z));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -336,12 +366,16 @@ PetscErrorCode MatConvertFrom_MPIGPUFormat_Private(Mat A, MatType newtype, MatRe
   if (reuse == MAT_INITIAL_MATRIX) {
     PetscCall(MatConvert(A, MATMPIAIJCUSPARSE, MAT_INITIAL_MATRIX, newmat));
     PetscCall(MatGPUFormatMPIConvertInPlace_Private(*newmat, ops));
+    PetscCall(MatGPUFormatGetCtx_Private(*newmat, &actx));
+    PetscCall(MatGPUFormatReadOptions_Private(*newmat, actx)); /* then every block takes the parameters */
   } else {
     PetscCall(MatGPUFormatIsOurs_Private(A, &actx));
     if (actx) PetscCall(MatGPUFormatMPIStrip_Private(A));
     PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIAIJCUSPARSE, &cusparse));
     if (!cusparse) PetscCall(MatConvert(A, MATMPIAIJCUSPARSE, MAT_INPLACE_MATRIX, &A));
     PetscCall(MatGPUFormatMPIConvertInPlace_Private(A, ops));
+    PetscCall(MatGPUFormatGetCtx_Private(A, &actx));
+    PetscCall(MatGPUFormatReadOptions_Private(A, actx));
     *newmat = A;
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -143,7 +143,7 @@ static PetscErrorCode MatGPUFormatProductWrap_Private(Mat D)
 static PetscErrorCode MatGPUFormatProductResultType_Private(Mat D)
 {
   Mat_Product   *product = D->product;
-  Mat            operands[3], src = NULL;
+  Mat            operands[3];
   Mat_GPUFormat *ctx = NULL;
   PetscBool      cusparse;
 
@@ -153,11 +153,9 @@ static PetscErrorCode MatGPUFormatProductResultType_Private(Mat D)
   operands[2] = product->type == MATPRODUCT_ABC ? product->C : NULL;
   for (PetscInt i = 0; i < 3 && !ctx; i++) {
     if (operands[i]) PetscCall(MatGPUFormatIsOurs_Private(operands[i], &ctx));
-    if (ctx) src = operands[i];
   }
   PetscCall(PetscObjectTypeCompare((PetscObject)D, ctx && ctx->mpi ? MATMPIAIJCUSPARSE : MATSEQAIJCUSPARSE, &cusparse));
   if (!ctx || !cusparse || D->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!ctx->options_read) PetscCall(MatGPUFormatReadOptions_Private(src, ctx));
   if (D->rmap->N < ctx->product_min_rows) {
     PetscCall(PetscInfo(D, "Product of %" PetscInt_FMT " rows stays %s (-mat_gpuformat_product_min_rows %" PetscInt_FMT ")\n", D->rmap->N, ((PetscObject)D)->type_name, ctx->product_min_rows));
     PetscFunctionReturn(PETSC_SUCCESS);
