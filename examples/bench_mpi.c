@@ -120,13 +120,13 @@ int main(int argc, char **argv)
 {
   char                  types[PETSC_MAX_PATH_LEN] = "aijcusparse,cmrs,cmrs/offdiag,sellcs,sellcs/offdiag,bce,bce/offdiag", json_out[PETSC_MAX_PATH_LEN] = "", matrix[64], params[PETSC_MAX_PATH_LEN];
   char                **entries;
-  int                   ntypes, ndev = 0;
+  int                   ntypes;
   PetscInt              bw_mib = 1024, bw_reps = 20, M, N, rstart, rend, nfailed = 0;
   PetscInt64            nnz = 0;
   PetscMPIInt           size, rank;
   PetscReal             bw = 0, row_mean, row_std, nrmref;
   PetscInt              row_max;
-  PetscBool             flg_json, hashelp;
+  PetscBool             flg_json;
   Timing                t = {10, 7, 100, 0, 0, 0}, ref = {0};
   Mat                   H, Hl, Ahost, Aref;
   Vec                   x, yref, y;
@@ -148,18 +148,15 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBoundedInt("-bw_reps", "Timed copies of the copy bandwidth measurement", NULL, bw_reps, &bw_reps, NULL, 1));
   PetscCall(PetscOptionsString("-json_out", "Also append the JSON records to this file (rank 0)", NULL, json_out, json_out, sizeof(json_out), &flg_json));
   PetscOptionsEnd();
-  PetscCall(PetscOptionsHasHelp(NULL, &hashelp));
-  if (hashelp) { /* the matrix options too, then nothing else: no GPU needed */
-    PetscCall(MatGenFromOptions(&H, matrix, sizeof(matrix), params, sizeof(params)));
-    PetscCall(MatDestroy(&H));
-    PetscCall(PetscFinalize());
-    return 0;
-  }
-  if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 1) {
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_mpi: no usable CUDA device; it times products on a GPU\n"));
-    PetscCall(PetscOptionsSetValue(NULL, "-options_left", "false"));
-    PetscCall(PetscFinalize());
-    return 1;
+  {
+    PetscBool stop;
+    int       rc;
+
+    PetscCall(BenchHelpOrNoDevice("bench_mpi", &stop, &rc));
+    if (stop) {
+      PetscCall(PetscFinalize());
+      return rc;
+    }
   }
   PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
   PetscCallCUDA(cudaGetDevice(&dev));

@@ -736,23 +736,13 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-json_out", "Also append the JSON records to this file", NULL, json_out, json_out, sizeof(json_out), &flg_json));
   PetscOptionsEnd();
   {
-    PetscBool   hashelp;
-    int         ndev = 0;
-    cudaError_t cerr;
+    PetscBool stop;
+    int       rc;
 
-    PetscCall(PetscOptionsHasHelp(NULL, &hashelp));
-    if (hashelp) { /* the matrix options too, then nothing else: no GPU needed */
-      PetscCall(MatGenFromOptions(&Ahost, ctx.matrix, sizeof(ctx.matrix), ctx.params, sizeof(ctx.params)));
-      PetscCall(MatDestroy(&Ahost));
+    PetscCall(BenchHelpOrNoDevice("bench_spmv", &stop, &rc));
+    if (stop) {
       PetscCall(PetscFinalize());
-      return 0;
-    }
-    cerr = cudaGetDeviceCount(&ndev);
-    if (cerr != cudaSuccess || ndev < 1) {
-      PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "bench_spmv: no usable CUDA device (%s); it times products on a GPU\n", cerr != cudaSuccess ? cudaGetErrorString(cerr) : "none found"));
-      PetscCall(PetscOptionsSetValue(NULL, "-options_left", "false")); /* the options it did not get to read */
-      PetscCall(PetscFinalize());
-      return 1;
+      return rc;
     }
   }
 

@@ -1,6 +1,7 @@
 /* What the benchmark programs share: the median of a set of timings and the measured device copy bandwidth */
 #include "benchutil.h"
 #include <petscdevice_cuda.h>
+#include "matgen.h"
 
 #define MIB ((size_t)1024 * 1024)
 
@@ -52,5 +53,34 @@ PetscErrorCode BenchMeasureCopyBandwidth(PetscInt mib, PetscInt reps, PetscReal 
   PetscCallCUDA(cudaFree(src));
   PetscCallCUDA(cudaFree(dst));
   PetscCall(PetscFree(secs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BenchHelpOrNoDevice(const char prog[], PetscBool *stop, int *rc)
+{
+  PetscBool   hashelp;
+  int         ndev = 0;
+  cudaError_t cerr;
+
+  PetscFunctionBeginUser;
+  *stop = PETSC_TRUE;
+  *rc   = 0;
+  PetscCall(PetscOptionsHasHelp(NULL, &hashelp));
+  if (hashelp) {
+    Mat  H;
+    char matrix[64], params[PETSC_MAX_PATH_LEN];
+
+    PetscCall(MatGenFromOptions(&H, matrix, sizeof(matrix), params, sizeof(params)));
+    PetscCall(MatDestroy(&H));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  cerr = cudaGetDeviceCount(&ndev);
+  if (cerr != cudaSuccess || ndev < 1) {
+    PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "%s: no usable CUDA device (%s); it times products on a GPU\n", prog, cerr != cudaSuccess ? cudaGetErrorString(cerr) : "none found"));
+    PetscCall(PetscOptionsSetValue(NULL, "-options_left", "false")); /* the options it did not get to read */
+    *rc = 1;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *stop = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

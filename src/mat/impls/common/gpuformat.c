@@ -26,8 +26,6 @@ static PetscErrorCode MatBindToCPU_GPUFormat(Mat, PetscBool);
 static PetscErrorCode MatDestroy_GPUFormat(Mat);
 static PetscErrorCode MatSetFromOptions_GPUFormat(Mat, PetscOptionItems *);
 static PetscErrorCode MatView_GPUFormat(Mat, PetscViewer);
-static PetscErrorCode MatConvertFrom_GPUFormat(Mat, MatType, MatReuse, Mat *);
-static PetscErrorCode MatConvert_GPUFormat_SeqAIJCUSPARSE(Mat, MatType, MatReuse, Mat *);
 
 PetscErrorCode MatGPUFormatRegister_Private(MatGPUFormatOps *ops)
 {
@@ -136,7 +134,7 @@ static PetscErrorCode MatGPUFormatSetOps_Private(Mat A, MatGPUFormatOps *ops, Pe
   A->ops->getvblockdiagonal = on ? MatGetBlockDiagonal_GPUFormat : MatGPUFormatBaseOps.getvblockdiagonal;
   for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(targets); i++) {
     PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", ops->seqtype, targets[i]));
-    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_GPUFormat_SeqAIJCUSPARSE : NULL));
+    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_GPUFormat_AIJCUSPARSE : NULL));
   }
   /* PETSc's product dispatch asks for this when the operands' product operations differ (ours with aijcusparse, seqaij, dense) */
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", on ? MatProductSetFromOptions_GPUFormat : NULL));
@@ -260,8 +258,7 @@ PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat A, Mat_GPUFormat *ctx, Pet
   PetscCall(ierr);
   PetscCall(ctx->ops->sameparams(before, ctx->fmt, &same));
   PetscCall(PetscFree(before)); /* a fresh object holds no device data */
-  ctx->options_read = PETSC_TRUE;
-  *changed          = (PetscBool)!same;
+  *changed = (PetscBool)!same;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -294,7 +291,6 @@ PetscErrorCode MatGPUFormatCopyParams_Private(Mat_GPUFormat *ctx, Mat B)
   PetscCheck(bctx && bctx->ops == ctx->ops, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Parameters of %s copied to a matrix of type %s", ctx->ops->seqtype, ((PetscObject)B)->type_name);
   PetscCall(ctx->ops->copyparams(ctx->fmt, bctx->fmt));
   bctx->product_min_rows = ctx->product_min_rows;
-  bctx->options_read     = ctx->options_read;
   if (bctx->mpi) {
     bctx->offdiag = ctx->offdiag;
     PetscCall(MatGPUFormatMPIPropagateParams_Private(B));
@@ -713,62 +709,65 @@ static PetscErrorCode MatView_GPUFormat(Mat A, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What the conversions need of a sequential matrix of ours (gpuformatmpi.c has the parallel one) */
+const MatGPUFormatKind MatGPUFormatSeqKind = {MATSEQAIJCUSPARSE, MATSEQAIJ, MatGPUFormatConvertInPlace_Private, MatGPUFormatStrip_Private, MatGPUFormatCopyValues_Private};
+
 /*
-   MatConvert() into one of our types, from any sequential matrix that converts to MATSEQAIJCUSPARSE
-   (MATSEQAIJ, MATSEQAIJCUSPARSE, our other types); PETSc finds it as the target type's convertfrom.
+   MatConvert() into one of our types, from any matrix that converts to MATSEQAIJCUSPARSE or MATMPIAIJCUSPARSE
+   (MATSEQAIJ, MATMPIAIJ, aijcusparse, our other types); PETSc finds it as the target type's convertfrom. A parallel
+   source on one process also arrives at the sequential type's: the kind follows the source.
 */
-static PetscErrorCode MatConvertFrom_GPUFormat(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
+PetscErrorCode MatConvertFrom_GPUFormat(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
 {
-  MatGPUFormatOps *ops;
-  Mat_GPUFormat   *actx;
-  PetscBool        cusparse, mpi;
+  const MatGPUFormatKind *kind;
+  MatGPUFormatOps        *ops;
+  Mat_GPUFormat          *actx;
+  PetscBool               cusparse, mpi;
 
   PetscFunctionBegin;
   PetscCall(PetscStrbeginswith(((PetscObject)A)->type_name, "mpi", &mpi));
-  if (mpi) { /* MatConvert() to a root name on one process finds the sequential type's convertfrom */
-    PetscCall(MatConvertFrom_MPIGPUFormat_Private(A, newtype, reuse, newmat));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  kind = mpi ? &MatGPUFormatMPIKind : &MatGPUFormatSeqKind;
   PetscCall(MatGPUFormatFind_Private(newtype, &ops));
   PetscCheck(ops, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Unknown petsc-gpuformats type %s", newtype);
   if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatGPUFormatCopyValues_Private(A, *newmat));
-  } else if (reuse == MAT_INITIAL_MATRIX) {
-    Mat_GPUFormat *nctx;
-
-    PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, newmat));
-    PetscCall(MatGPUFormatConvertInPlace_Private(*newmat, ops));
-    PetscCall(MatGPUFormatGetCtx_Private(*newmat, &nctx));
-    PetscCall(MatGPUFormatReadOptions_Private(*newmat, nctx));
+    PetscCall(kind->copyvalues(A, *newmat));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) {
+    PetscCall(MatConvert(A, kind->cusparse, MAT_INITIAL_MATRIX, newmat));
   } else {
     PetscCall(MatGPUFormatGetCtx_Private(A, &actx));
-    if (actx) PetscCall(MatGPUFormatStrip_Private(A));
-    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusparse));
-    if (!cusparse) PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &A));
-    PetscCall(MatGPUFormatConvertInPlace_Private(A, ops));
-    PetscCall(MatGPUFormatGetCtx_Private(A, &actx));
-    PetscCall(MatGPUFormatReadOptions_Private(A, actx));
+    if (actx) PetscCall(kind->strip(A)); /* one of our other types */
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, kind->cusparse, &cusparse));
+    if (!cusparse) PetscCall(MatConvert(A, kind->cusparse, MAT_INPLACE_MATRIX, &A));
     *newmat = A;
   }
+  PetscCall(kind->convertinplace(*newmat, ops));
+  PetscCall(MatGPUFormatGetCtx_Private(*newmat, &actx));
+  PetscCall(MatGPUFormatReadOptions_Private(*newmat, actx)); /* a parallel matrix's blocks then take the parameters */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* MatConvert() from one of our types to MATSEQAIJCUSPARSE or MATSEQAIJ */
-static PetscErrorCode MatConvert_GPUFormat_SeqAIJCUSPARSE(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
+/* MatConvert() from one of our types to aijcusparse (sequential or parallel) or to aij */
+PetscErrorCode MatConvert_GPUFormat_AIJCUSPARSE(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
 {
-  Mat       B;
-  PetscBool tocusparse;
+  const MatGPUFormatKind *kind;
+  Mat_GPUFormat          *ctx;
+  Mat                     B;
+  PetscBool               tocusparse;
 
   PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  kind = ctx && ctx->mpi ? &MatGPUFormatMPIKind : &MatGPUFormatSeqKind;
   if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatGPUFormatCopyValues_Private(A, *newmat));
+    PetscCall(kind->copyvalues(A, *newmat));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
   else B = A;
-  PetscCall(MatGPUFormatStrip_Private(B));
-  PetscCall(PetscStrendswith(newtype, MATAIJCUSPARSE, &tocusparse)); /* aijcusparse or seqaijcusparse */
-  if (!tocusparse) PetscCall(MatConvert(B, MATSEQAIJ, MAT_INPLACE_MATRIX, &B));
+  PetscCall(kind->strip(B));
+  PetscCall(PetscStrendswith(newtype, MATAIJCUSPARSE, &tocusparse)); /* aijcusparse, seqaijcusparse or mpiaijcusparse */
+  if (!tocusparse) PetscCall(MatConvert(B, kind->host, MAT_INPLACE_MATRIX, &B));
   *newmat = B;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -12,8 +12,7 @@
 typedef struct {
   MatGPUFormatOps *ops;
   void            *fmt;
-  PetscBool        built;        /* fmt holds the matrix of nzstate/state */
-  PetscBool        options_read; /* the -mat_<fmt>_ and -mat_gpuformat_ options have been read */
+  PetscBool        built; /* fmt holds the matrix of nzstate/state */
   PetscObjectState state, nzstate;
   PetscObjectId    id; /* of the Mat whose data fmt holds: MatHeaderMerge() gives A the data and id of another */
   PetscInt         nnz, nzrows;
@@ -54,9 +53,21 @@ PETSC_INTERN struct _MatOps MatGPUFormatMPIBaseOps;
 PETSC_INTERN PetscErrorCode MatGPUFormatMPIConvertInPlace_Private(Mat, MatGPUFormatOps *);
 PETSC_INTERN PetscErrorCode MatGPUFormatMPISyncBlocks_Private(Mat);
 PETSC_INTERN PetscErrorCode MatGPUFormatMPIPropagateParams_Private(Mat);
+PETSC_INTERN PetscErrorCode MatGPUFormatMPIStrip_Private(Mat);
+PETSC_INTERN PetscErrorCode MatGPUFormatMPICopyValues_Private(Mat, Mat);
 PETSC_INTERN PetscErrorCode MatGPUFormatMPIDeviceMemory_Private(Mat, PetscLogDouble *, PetscLogDouble *, PetscLogDouble *);
 PETSC_INTERN PetscErrorCode MatGPUFormatFind_Private(MatType, MatGPUFormatOps **);
-PETSC_INTERN PetscErrorCode MatConvertFrom_MPIGPUFormat_Private(Mat, MatType, MatReuse, Mat *);
+
+/* What the conversions to and from our types need of a sequential or a parallel matrix (gpuformat.c, gpuformatmpi.c) */
+typedef struct {
+  MatType cusparse, host; /* MATSEQAIJCUSPARSE and MATSEQAIJ, or MATMPIAIJCUSPARSE and MATMPIAIJ */
+  PetscErrorCode (*convertinplace)(Mat, MatGPUFormatOps *);
+  PetscErrorCode (*strip)(Mat);
+  PetscErrorCode (*copyvalues)(Mat, Mat); /* MAT_REUSE_MATRIX: the values into a matrix of the same pattern */
+} MatGPUFormatKind;
+PETSC_INTERN const MatGPUFormatKind MatGPUFormatSeqKind, MatGPUFormatMPIKind;
+PETSC_INTERN PetscErrorCode         MatConvertFrom_GPUFormat(Mat, MatType, MatReuse, Mat *);
+PETSC_INTERN PetscErrorCode         MatConvert_GPUFormat_AIJCUSPARSE(Mat, MatType, MatReuse, Mat *);
 
 /* gpuformatproduct.c: the operations the common layer installs on every matrix of our types */
 PETSC_INTERN PetscErrorCode MatProductSetFromOptions_GPUFormat(Mat);

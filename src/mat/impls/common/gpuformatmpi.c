@@ -29,7 +29,6 @@ static PetscErrorCode MatDuplicate_MPIGPUFormat(Mat, MatDuplicateOption, Mat *);
 static PetscErrorCode MatDestroy_MPIGPUFormat(Mat);
 static PetscErrorCode MatSetFromOptions_MPIGPUFormat(Mat, PetscOptionItems *);
 static PetscErrorCode MatView_MPIGPUFormat(Mat, PetscViewer);
-static PetscErrorCode MatConvert_MPIGPUFormat_MPIAIJCUSPARSE(Mat, MatType, MatReuse, Mat *);
 
 static PetscErrorCode MatGPUFormatMPIGetBaseOps_Private(void)
 {
@@ -70,11 +69,11 @@ static PetscErrorCode MatGPUFormatMPISetOps_Private(Mat A, MatGPUFormatOps *ops,
   A->ops->destroy               = on ? MatDestroy_MPIGPUFormat : MatGPUFormatMPIBaseOps.destroy;
   A->ops->setfromoptions        = on ? MatSetFromOptions_MPIGPUFormat : MatGPUFormatMPIBaseOps.setfromoptions;
   A->ops->view                  = on ? MatView_MPIGPUFormat : MatGPUFormatMPIBaseOps.view;
-  A->ops->convertfrom           = on ? MatConvertFrom_MPIGPUFormat_Private : MatGPUFormatMPIBaseOps.convertfrom;
+  A->ops->convertfrom           = on ? MatConvertFrom_GPUFormat : MatGPUFormatMPIBaseOps.convertfrom;
   A->ops->productsetfromoptions = on ? MatProductSetFromOptions_GPUFormat : MatGPUFormatMPIBaseOps.productsetfromoptions;
   for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(targets); i++) {
     PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", ops->mpitype, targets[i]));
-    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_MPIGPUFormat_MPIAIJCUSPARSE : NULL));
+    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_GPUFormat_AIJCUSPARSE : NULL));
   }
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", on ? MatProductSetFromOptions_GPUFormat : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -100,7 +99,7 @@ PetscErrorCode MatGPUFormatMPIConvertInPlace_Private(Mat A, MatGPUFormatOps *ops
 }
 
 /* Turns a matrix of one of our parallel types back into MATMPIAIJCUSPARSE, in place, its blocks included */
-static PetscErrorCode MatGPUFormatMPIStrip_Private(Mat A)
+PetscErrorCode MatGPUFormatMPIStrip_Private(Mat A)
 {
   Mat_GPUFormat *ctx, *bctx;
   Mat            blocks[2];
@@ -324,7 +323,7 @@ static PetscErrorCode MatView_MPIGPUFormat(Mat A, PetscViewer viewer)
 
 /* MAT_REUSE_MATRIX: the values of A into B, two parallel AIJ matrices of the same layout and pattern, block by block
    (the checks and the host copy of the sequential blocks, which marks B's device values stale) */
-static PetscErrorCode MatGPUFormatMPICopyValues_Private(Mat A, Mat B)
+PetscErrorCode MatGPUFormatMPICopyValues_Private(Mat A, Mat B)
 {
   Mat             Ad, Ao, Bd, Bo;
   const PetscInt *ga, *gb;
@@ -346,60 +345,8 @@ static PetscErrorCode MatGPUFormatMPICopyValues_Private(Mat A, Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   MatConvert() into one of our parallel types, from any parallel matrix that converts to MATMPIAIJCUSPARSE
-   (MATMPIAIJ, MATMPIAIJCUSPARSE, our other parallel types); PETSc finds it as the target type's convertfrom.
-*/
-PetscErrorCode MatConvertFrom_MPIGPUFormat_Private(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
-{
-  MatGPUFormatOps *ops;
-  Mat_GPUFormat   *actx;
-  PetscBool        cusparse;
-
-  PetscFunctionBegin;
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatGPUFormatMPICopyValues_Private(A, *newmat));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(MatGPUFormatFind_Private(newtype, &ops));
-  PetscCheck(ops, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Unknown petsc-gpuformats type %s", newtype);
-  if (reuse == MAT_INITIAL_MATRIX) {
-    PetscCall(MatConvert(A, MATMPIAIJCUSPARSE, MAT_INITIAL_MATRIX, newmat));
-    PetscCall(MatGPUFormatMPIConvertInPlace_Private(*newmat, ops));
-    PetscCall(MatGPUFormatGetCtx_Private(*newmat, &actx));
-    PetscCall(MatGPUFormatReadOptions_Private(*newmat, actx)); /* then every block takes the parameters */
-  } else {
-    PetscCall(MatGPUFormatIsOurs_Private(A, &actx));
-    if (actx) PetscCall(MatGPUFormatMPIStrip_Private(A));
-    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIAIJCUSPARSE, &cusparse));
-    if (!cusparse) PetscCall(MatConvert(A, MATMPIAIJCUSPARSE, MAT_INPLACE_MATRIX, &A));
-    PetscCall(MatGPUFormatMPIConvertInPlace_Private(A, ops));
-    PetscCall(MatGPUFormatGetCtx_Private(A, &actx));
-    PetscCall(MatGPUFormatReadOptions_Private(A, actx));
-    *newmat = A;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* MatConvert() from one of our parallel types to MATMPIAIJCUSPARSE or MATMPIAIJ */
-static PetscErrorCode MatConvert_MPIGPUFormat_MPIAIJCUSPARSE(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
-{
-  Mat       B;
-  PetscBool tocusparse;
-
-  PetscFunctionBegin;
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatGPUFormatMPICopyValues_Private(A, *newmat));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &B));
-  else B = A;
-  PetscCall(MatGPUFormatMPIStrip_Private(B));
-  PetscCall(PetscStrendswith(newtype, MATAIJCUSPARSE, &tocusparse));
-  if (!tocusparse) PetscCall(MatConvert(B, MATMPIAIJ, MAT_INPLACE_MATRIX, &B));
-  *newmat = B;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+/* What the conversions (gpuformat.c) need of a parallel matrix of ours */
+const MatGPUFormatKind MatGPUFormatMPIKind = {MATMPIAIJCUSPARSE, MATMPIAIJ, MatGPUFormatMPIConvertInPlace_Private, MatGPUFormatMPIStrip_Private, MatGPUFormatMPICopyValues_Private};
 
 /* Device memory of the formats of A's blocks on this rank, and of their CSR arrays */
 PetscErrorCode MatGPUFormatMPIDeviceMemory_Private(Mat A, PetscLogDouble *bytes, PetscLogDouble *csrbytes, PetscLogDouble *buildtime)
