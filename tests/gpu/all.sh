@@ -4,7 +4,7 @@
 # stopped at DEADLINE seconds after START (epoch seconds; default: now) so that the outputs are always written.
 # Everything goes into one file, OUTDIR/gpu-checks.tar.gz (a tool that returns only a few files gets all of it).
 #   bash tests/gpu/all.sh OUTDIR            environment: START, DEADLINE (default 540), SUITE_NP (1 or all; default 1),
-#                                           JOBS (nproc), STEPS ("ctest suite": either or both)
+#                                           SUITE_TYPES (the suite's -t), JOBS (nproc), STEPS ("ctest suite": either or both)
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
   sed -n '2,7p' "$0" | sed -E 's/^# ?//'
@@ -29,7 +29,7 @@ t=$(($(left) - 20))
 if [[ " $steps " != *" suite "* ]]; then
   :
 elif [ "$t" -gt 60 ]; then
-  timeout "$t" bash tests/petsc_suite/run.sh -j "${JOBS:-$(nproc)}" -n "${SUITE_NP:-1}" -T 60 -o "$work/suite" > "$work/gpu-checks/suite-run.log" 2>&1
+  timeout "$t" bash tests/petsc_suite/run.sh -j "${JOBS:-$(nproc)}" -n "${SUITE_NP:-1}" ${SUITE_TYPES:+-t "$SUITE_TYPES"} -T 60 -o "$work/suite" > "$work/gpu-checks/suite-run.log" 2>&1
   echo "suite rc=$?" | tee -a "$work/gpu-checks/suite-run.log"
   tail -8 "$work/gpu-checks/suite-run.log"
   cp "$work/suite/summary.md" "$work/suite/results.tsv" "$work/gpu-checks/" 2> /dev/null

@@ -874,9 +874,11 @@ static PetscErrorCode CheckOutOfMemory(void)
   PetscCall(MatCreateVecs(R, &x, &yr));
   PetscCall(VecSetRandom(x, rnd));
   PetscCall(MatMult(R, x, yr));
-  { /* a product of a small matrix of the type first: the kernels' code is loaded before the memory is measured */
-    Mat S;
-    Vec sx, sy;
+  { /* a product of a small matrix of the type first, and the vector operations the check uses: the kernels' code and
+       cuBLAS's handle are loaded before the memory is measured */
+    Mat       S;
+    Vec       sx, sy;
+    PetscReal nrm;
 
     PetscCall(CSRDestroy(&csr)); /* H holds the large matrix */
     PetscCall(CSRCreate(rnd, 100, 100, len, PETSC_TRUE, &csr));
@@ -885,6 +887,8 @@ static PetscErrorCode CheckOutOfMemory(void)
     PetscCall(MatCreateVecs(S, &sx, &sy));
     PetscCall(VecSet(sx, 1.0));
     PetscCall(MatMult(S, sx, sy));
+    PetscCall(VecAXPY(sy, -1.0, sx));
+    PetscCall(VecNorm(sy, NORM_INFINITY, &nrm));
     PetscCall(VecDestroy(&sx));
     PetscCall(VecDestroy(&sy));
     PetscCall(MatDestroy(&S));

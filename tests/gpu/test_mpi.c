@@ -22,7 +22,8 @@ static const char help[] = "The parallel petsc-gpuformats types against MATMPIAI
    DMPlexMatSetClosure(), each against the same DM's MATMPIAIJ.
    Checks, for each: the type of the matrix and of its blocks; MatMult, MatMultAdd (y != z and y == z) and
    MatMultTranspose equal the reference's; again after new values (the same pattern), after new nonzeros (PETSc
-   rebuilds the off-diagonal block), after MatAXPY with the transpose (MatHeaderMerge()) and with NaN and Inf in x (the same rows are NaN or Inf); a vector of the wrong
+   rebuilds the off-diagonal block), of the transpose, after MatAXPY with the transpose and after a
+   transpose in place (both MatHeaderMerge()), and with NaN and Inf in x (the same rows are NaN or Inf); a vector of the wrong
    size gives the error that MATMPIAIJCUSPARSE gives, on every rank; MatDuplicate() and MatConvert() back to
    MATMPIAIJ keep the values.
 */
@@ -144,6 +145,7 @@ static PetscErrorCode CreateSized(const Case *c, MatType type, Mat *A)
   PetscCall(MatCreate(PETSC_COMM_WORLD, A));
   PetscCall(MatSetSizes(*A, re - rs, ce - cs, c->M, c->N));
   PetscCall(MatSetType(*A, type));
+  PetscCall(MatSetFromOptions(*A)); /* as users do: our options (-mat_gpuformat_offdiag) are read here */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -428,12 +430,19 @@ static PetscErrorCode RunCase(const Case *c, const char *how, PetscInt seed)
 
     PetscCall(MatTranspose(A, MAT_INITIAL_MATRIX, &At));
     PetscCall(MatTranspose(R, MAT_INITIAL_MATRIX, &Rt));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s built by %s, its transpose", c->name, how));
+    PetscCall(CheckProducts(At, Rt, PETSC_FALSE, what)); /* of the type, with A's parameters (the off-diagonal blocks') */
     PetscCall(MatAXPY(A, 0.5, At, DIFFERENT_NONZERO_PATTERN));
     PetscCall(MatAXPY(R, 0.5, Rt, DIFFERENT_NONZERO_PATTERN));
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s built by %s, MatAXPY with its transpose", c->name, how));
     PetscCall(CheckProducts(A, R, PETSC_FALSE, what));
     PetscCall(MatDestroy(&At));
     PetscCall(MatDestroy(&Rt));
+    /* transposed in place: MatHeaderMerge() again */
+    PetscCall(MatTranspose(A, MAT_INPLACE_MATRIX, &A));
+    PetscCall(MatTranspose(R, MAT_INPLACE_MATRIX, &R));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s built by %s, transposed in place", c->name, how));
+    PetscCall(CheckProducts(A, R, PETSC_FALSE, what));
   }
 
   /* MatDuplicate keeps type and values; MatConvert back to MATMPIAIJ gives the reference's entries */

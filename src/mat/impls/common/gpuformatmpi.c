@@ -26,6 +26,8 @@ static PetscErrorCode MatMult_MPIGPUFormat(Mat, Vec, Vec);
 static PetscErrorCode MatMultAdd_MPIGPUFormat(Mat, Vec, Vec, Vec);
 static PetscErrorCode MatAssemblyEnd_MPIGPUFormat(Mat, MatAssemblyType);
 static PetscErrorCode MatDuplicate_MPIGPUFormat(Mat, MatDuplicateOption, Mat *);
+static PetscErrorCode MatAXPY_MPIGPUFormat(Mat, PetscScalar, Mat, MatStructure);
+static PetscErrorCode MatTranspose_MPIGPUFormat(Mat, MatReuse, Mat *);
 static PetscErrorCode MatDestroy_MPIGPUFormat(Mat);
 static PetscErrorCode MatSetFromOptions_MPIGPUFormat(Mat, PetscOptionItems *);
 static PetscErrorCode MatView_MPIGPUFormat(Mat, PetscViewer);
@@ -66,6 +68,8 @@ static PetscErrorCode MatGPUFormatMPISetOps_Private(Mat A, MatGPUFormatOps *ops,
   A->ops->multadd               = on ? MatMultAdd_MPIGPUFormat : MatGPUFormatMPIBaseOps.multadd;
   A->ops->assemblyend           = on ? MatAssemblyEnd_MPIGPUFormat : MatGPUFormatMPIBaseOps.assemblyend;
   A->ops->duplicate             = on ? MatDuplicate_MPIGPUFormat : MatGPUFormatMPIBaseOps.duplicate;
+  A->ops->axpy                  = on ? MatAXPY_MPIGPUFormat : MatGPUFormatMPIBaseOps.axpy;
+  A->ops->transpose             = on ? MatTranspose_MPIGPUFormat : MatGPUFormatMPIBaseOps.transpose;
   A->ops->destroy               = on ? MatDestroy_MPIGPUFormat : MatGPUFormatMPIBaseOps.destroy;
   A->ops->setfromoptions        = on ? MatSetFromOptions_MPIGPUFormat : MatGPUFormatMPIBaseOps.setfromoptions;
   A->ops->view                  = on ? MatView_MPIGPUFormat : MatGPUFormatMPIBaseOps.view;
@@ -253,6 +257,32 @@ static PetscErrorCode MatAssemblyEnd_MPIGPUFormat(Mat A, MatAssemblyType mode)
   PetscFunctionBegin;
   PetscCall(MatGPUFormatMPIBaseOps.assemblyend(A, mode));
   PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatAXPY() with a new pattern and MatTranspose() in place build another matrix of the type, with default parameters, and
+   put its data under A with MatHeaderMerge(), which keeps A's context: the new blocks take A's parameters at once */
+static PetscErrorCode MatAXPY_MPIGPUFormat(Mat Y, PetscScalar a, Mat X, MatStructure str)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatMPIBaseOps.axpy(Y, a, X, str));
+  PetscCall(MatGPUFormatMPISyncBlocks_Private(Y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* and a new transpose, of the type, takes A's parameters, as a duplicate does */
+static PetscErrorCode MatTranspose_MPIGPUFormat(Mat A, MatReuse reuse, Mat *B)
+{
+  Mat_GPUFormat *ctx, *bctx;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  PetscCall(MatGPUFormatMPIBaseOps.transpose(A, reuse, B));
+  if (reuse == MAT_INPLACE_MATRIX) PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
+  else if (reuse == MAT_INITIAL_MATRIX) {
+    PetscCall(MatGPUFormatIsOurs_Private(*B, &bctx));
+    if (ctx && bctx && bctx->ops == ctx->ops) PetscCall(MatGPUFormatCopyParams_Private(ctx, *B));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

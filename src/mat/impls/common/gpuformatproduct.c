@@ -236,9 +236,11 @@ static PetscErrorCode MatGPUFormatProductUploadOperands_Private(Mat D)
 
 /*
    The product operation of our types, and "MatProductSetFromOptions_anytype_C" on them: PETSc's own dispatch,
-   run again under the masquerade, chooses what it chooses for aijcusparse. Reached again from that dispatch
-   (through "anytype", when PETSc has nothing for the masqueraded operands either), it does nothing, so PETSc
-   goes on to the fallbacks it has for aijcusparse.
+   run again under the masquerade, chooses what it chooses for aijcusparse. Reached again from that dispatch:
+   - with operands of ours not yet masqueraded, because a MATTRANSPOSEVIRTUAL's "anytype" replaced B with its inner
+     matrix (AB with B = T(Y) becomes ABt with Y), it masquerades those too and runs the dispatch again;
+   - otherwise (PETSc has nothing for the masqueraded operands either) it does nothing, so PETSc goes on to the
+     fallbacks it has for aijcusparse.
 */
 PetscErrorCode MatProductSetFromOptions_GPUFormat(Mat D)
 {
@@ -247,9 +249,12 @@ PetscErrorCode MatProductSetFromOptions_GPUFormat(Mat D)
 
   PetscFunctionBegin;
   MatCheckProduct(D, 1);
-  if (MatGPUFormatMasqueradeDepth) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGPUFormatProductUploadOperands_Private(D));
   PetscCall(MatGPUFormatMasqueradeBegin_Private(D, PETSC_FALSE, &mq));
+  if (!mq.n) { /* every operand of ours is masqueraded already */
+    PetscCall(MatGPUFormatMasqueradeEnd_Private(&mq));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   ierr = MatProductSetFromOptions(D);
   PetscCall(MatGPUFormatMasqueradeEnd_Private(&mq));
   PetscCall(ierr);
