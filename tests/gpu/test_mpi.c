@@ -28,6 +28,7 @@ static const char help[] = "The parallel petsc-gpuformats types against MATMPIAI
    MATMPIAIJ keep the values.
 */
 #include <petscgpuformats.h>
+#include <unistd.h>
 #include <petscdmda.h>
 #include <petscdmplex.h>
 #include <petscfe.h>
@@ -349,10 +350,15 @@ static PetscErrorCode Build(const Case *c, const Triplets *t, Mat R, const char 
   PetscCall(PetscStrcmp(how, "load", &is));
   if (is) { /* MatLoad() of R, written in PETSc's binary format, into a matrix of our type */
     PetscViewer viewer;
-    char        file[PETSC_MAX_PATH_LEN] = "test_mpi_load.bin";
+    char        file[PETSC_MAX_PATH_LEN], info[PETSC_MAX_PATH_LEN + 8];
     PetscMPIInt rank;
+    int         pid = (int)getpid();
 
     PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    /* a name of this run's own: ctest runs the tests of every format and process count at once in one folder */
+    PetscCallMPI(MPI_Bcast(&pid, 1, MPI_INT, 0, PETSC_COMM_WORLD));
+    PetscCall(PetscSNPrintf(file, sizeof(file), "test_mpi_load_%d.bin", pid));
+    PetscCall(PetscSNPrintf(info, sizeof(info), "%s.info", file));
 
     PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, file, FILE_MODE_WRITE, &viewer));
     PetscCall(MatView(R, viewer));
@@ -364,7 +370,7 @@ static PetscErrorCode Build(const Case *c, const Triplets *t, Mat R, const char 
     PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
     if (rank == 0) {
       (void)remove(file);
-      (void)remove("test_mpi_load.bin.info");
+      (void)remove(info);
     }
     PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -277,7 +277,7 @@ PetscErrorCode MatGPUFormatReadOptions_Private(Mat A, Mat_GPUFormat *ctx)
     ctx->built         = PETSC_FALSE;
     ctx->paramschanged = PETSC_TRUE;
     if (ctx->mpi) PetscCall(MatGPUFormatMPIPropagateParams_Private(A));
-  }
+  } else if (ctx->mpi) PetscCall(MatGPUFormatMPISyncBlocks_Private(A)); /* -mat_gpuformat_offdiag, not a parameter of the format */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
