@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""mpi_report.py - the table of bench/mpi.sh's records (mpi.jsonl): per process count and matrix, each type's speed-up
+of the whole product over mpiaijcusparse, measured and predicted, and the spread of the ghost scatter's time.
+
+Predicted: mpiaijcusparse's product with its diagonal block's time replaced by ours (the one-process gain less the share
+of the scatter and the off-diagonal product). The scatter is the same operation for every entry, so its spread over the
+entries of one matrix is the noise of the run.
+
+  python3 bench/mpi_report.py bench/results/h100/mpi.jsonl [--offdiag]   (--offdiag: the /offdiag entries)
+"""
+import json
+import statistics
+import sys
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "-help", "--help"):
+        print(__doc__)
+        return 0
+    suffix = "/offdiag" if "--offdiag" in argv[2:] else ""
+    table = {}
+    for line in open(argv[1]):
+        if line.strip():
+            r = json.loads(line)
+            table.setdefault((r["nprocs"], r["matrix"]), {})[r["entry"]] = r
+    types = ["cmrs", "sellcs", "bce"]
+    print("| processes | matrix | device | scatter spread | " + " | ".join(f"{t}{suffix} measured / predicted" for t in types) + " |")
+    print("|---" * (4 + len(types)) + "|")
+    for (nprocs, matrix), entries in sorted(table.items()):
+        scatter = [e["scatter_us"] for e in entries.values()]
+        spread = (max(scatter) - min(scatter)) / statistics.median(scatter) if len(scatter) > 1 and statistics.median(scatter) > 0 else 0.0
+        cells = []
+        for t in types:
+            e = entries.get(t + suffix)
+            if not e:
+                cells.append("n.a.")
+                continue
+            measured = e["ref_product_us"] / e["product_us"]
+            predicted = e["ref_product_us"] / (e["ref_product_us"] - e["ref_diagonal_us"] + e["diagonal_us"])
+            cells.append(f"{measured:.2f} / {predicted:.2f}")
+        device = next(iter(entries.values()))["device"]
+        spreadcell = f"{100 * spread:.0f}%" if nprocs > 1 else "none (1 process)"
+        print(f"| {nprocs} | {matrix} | {device} | {spreadcell} | " + " | ".join(cells) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
