@@ -182,14 +182,60 @@ PetscErrorCode MatGPUFormatIsOurs_Private(Mat A, Mat_GPUFormat **ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   A debug PETSc (PETSC_USE_DEBUG) compiles PetscCheckTypeName(A, MATSEQAIJCUSPARSE) into aijcusparse's accessors
+   (MatSeqAIJCUSPARSEGetArrayRead(), ...), which then reject every derived type name. conf/petsc/patch-derived-types.sh
+   lets them accept names that begin with seqaijcusparse. Once per process: does this PETSc's aijcusparse accept a
+   derived name? If not, the types refuse to be created with a clear error, instead of failing in some later call.
+*/
+PetscErrorCode MatGPUFormatCheckDebugPETSc_Private(MPI_Comm comm, const char *type, MatGPUFormatOps *ops)
+{
+#if defined(PETSC_USE_DEBUG) && !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+  static PetscBool   probed = PETSC_FALSE, accepted = PETSC_FALSE;
+  Mat                P;
+  const PetscScalar *a;
+  char              *name;
+  PetscErrorCode     ierr;
+#endif
+
+  PetscFunctionBegin;
+#if defined(PETSC_USE_DEBUG) && !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+  if (!probed) {
+    PetscCall(MatCreate(PETSC_COMM_SELF, &P));
+    PetscCall(MatSetSizes(P, 1, 1, 1, 1));
+    PetscCall(MatSetType(P, MATSEQAIJCUSPARSE));
+    PetscCall(MatSeqAIJSetPreallocation(P, 1, NULL));
+    PetscCall(MatSetValue(P, 0, 0, 1.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
+    name                        = ((PetscObject)P)->type_name; /* the derived name, for the one call */
+    ((PetscObject)P)->type_name = (char *)ops->seqtype;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = MatSeqAIJCUSPARSEGetArrayRead(P, &a);
+    if (!ierr) ierr = MatSeqAIJCUSPARSERestoreArrayRead(P, &a);
+    PetscCall(PetscPopErrorHandler());
+    ((PetscObject)P)->type_name = name;
+    PetscCall(MatDestroy(&P));
+    accepted = (PetscBool)(ierr == PETSC_SUCCESS);
+    probed   = PETSC_TRUE;
+    PetscCall(PetscInfo(NULL, "This debug PETSc's aijcusparse %s derived type names\n", accepted ? "accepts" : "rejects"));
+  }
+  PetscCheck(accepted, comm, PETSC_ERR_SUP, "Matrix type %s needs an optimized PETSc (--with-debugging=0), or a debug PETSc whose aijcusparse accepts derived types: this one's debug checks want the exact name seqaijcusparse (petsc-gpuformats' conf/petsc/patch-derived-types.sh patches PETSc's source)", type);
+#else
+  (void)comm;
+  (void)type;
+  (void)ops;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatCreate_SeqGPUFormat_Private(Mat A, MatGPUFormatOps *ops)
 {
   PetscFunctionBegin;
 #if defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
   SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Matrix type %s needs a PETSc configured with real double-precision scalars and 32-bit PetscInt", ops->seqtype);
-#elif defined(PETSC_USE_DEBUG)
-  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Matrix type %s needs an optimized PETSc (--with-debugging=0): a debug PETSc rejects derived types in cuSPARSE's own routines", ops->seqtype);
 #else
+  PetscCall(MatGPUFormatCheckDebugPETSc_Private(PetscObjectComm((PetscObject)A), ops->seqtype, ops));
   PetscCall(MatCreate_SeqAIJCUSPARSE(A));
   PetscCall(MatGPUFormatConvertInPlace_Private(A, ops)); /* options: at MatSetFromOptions(), as for every PETSc type */
 #endif

@@ -36,6 +36,7 @@ PETSC_INTERN struct _MatOps MatGPUFormatBaseOps;
 
 PETSC_INTERN PetscErrorCode MatGPUFormatGetCtx_Private(Mat, Mat_GPUFormat **);
 PETSC_INTERN PetscErrorCode MatGPUFormatIsOurs_Private(Mat, Mat_GPUFormat **);
+PETSC_INTERN PetscErrorCode MatGPUFormatCheckDebugPETSc_Private(MPI_Comm, const char *, MatGPUFormatOps *);
 PETSC_INTERN PetscErrorCode MatGPUFormatReadOptions_Private(Mat, Mat_GPUFormat *);
 PETSC_INTERN PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat, Mat_GPUFormat *, PetscOptionItems *, PetscBool *);
 PETSC_INTERN PetscErrorCode MatGPUFormatConvertInPlace_Private(Mat, MatGPUFormatOps *);

@@ -197,9 +197,8 @@ PetscErrorCode MatCreate_MPIGPUFormat_Private(Mat A, MatGPUFormatOps *ops)
   PetscFunctionBegin;
 #if defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
   SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Matrix type %s needs a PETSc configured with real double-precision scalars and 32-bit PetscInt", ops->mpitype);
-#elif defined(PETSC_USE_DEBUG)
-  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Matrix type %s needs an optimized PETSc (--with-debugging=0): a debug PETSc rejects derived types in cuSPARSE's own routines", ops->mpitype);
 #else
+  PetscCall(MatGPUFormatCheckDebugPETSc_Private(PetscObjectComm((PetscObject)A), ops->mpitype, ops));
   PetscCall(MatCreate_MPIAIJCUSPARSE(A));
   PetscCall(MatGPUFormatMPIConvertInPlace_Private(A, ops));
 #endif
