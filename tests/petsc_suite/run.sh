@@ -164,7 +164,20 @@ export PGF_OUT=$OUTDIR PGF_PETSC_DIR=$PETSC_DIR PGF_PY=$PY PGF_LIB=${LIB:-} PGF_
   PGF_BASE_OPTIONS=$BASE_PETSC_OPTIONS
 goal=all
 [ "$BUILD_ONLY" = 1 ] && goal=build
-make --no-print-directory -j "$JOBS" -f "$OUTDIR/work/Makefile" "$goal"
+# in a process group of its own, so that a TERM (timeout(1) at a caller's deadline) stops every test, after which the
+# tests that ran are still summarized (the others: not-run)
+stopped=0
+on_term() {
+  stopped=1
+  [ -n "${mpid:-}" ] && kill -TERM -- "-$mpid" 2> /dev/null
+}
+trap on_term TERM INT
+setsid make --no-print-directory -j "$JOBS" -f "$OUTDIR/work/Makefile" "$goal" &
+mpid=$!
+while ! wait "$mpid"; do
+  kill -0 "$mpid" 2> /dev/null || break
+done
+trap - TERM INT
 T_END=$(now)
 for T in $TYPES; do
   W=$OUTDIR/work/$T
@@ -176,6 +189,12 @@ echo "== wall time: $(elapsed "$T_START" "$T_END") s (preparation $(elapsed "$T_
 echo "{\"wall_s\": $(elapsed "$T_START" "$T_END"), \"prepare_s\": $(elapsed "$T_START" "$T_PREP")}" > "$OUTDIR/work/timing.json"
 [ "$BUILD_ONLY" = 1 ] && exit 0
 
+stop_args=()
+[ "$stopped" = 1 ] && stop_args=(--stopped)
 "$PY" "$HERE/summarize.py" --out "$OUTDIR" --types "$TYPES" --petsc-dir "$PETSC_DIR" --repo "$REPO" \
-  --lib "${LIB:-}" --dirs "$DIRS" --np "$NP" --petsc-options "$BASE_PETSC_OPTIONS"
+  --lib "${LIB:-}" --dirs "$DIRS" --np "$NP" --petsc-options "$BASE_PETSC_OPTIONS" ${stop_args[@]+"${stop_args[@]}"}
 echo "== $OUTDIR/summary.md, $OUTDIR/results.tsv"
+if [ "$stopped" = 1 ]; then
+  echo "== stopped before every test ran: the summary marks the others not-run"
+  exit 124
+fi

@@ -21,7 +21,7 @@ import re
 import shutil
 import subprocess
 
-STATUSES = ['pass', 'fail-diff', 'fail-error', 'timeout', 'skip', 'todo']
+STATUSES = ['pass', 'fail-diff', 'fail-error', 'timeout', 'skip', 'todo', 'not-run']
 FAILS = ('fail-diff', 'fail-error', 'timeout')
 
 
@@ -166,7 +166,7 @@ def build_error(build_log, exe):
     return ' | '.join(hits[:3])
 
 
-def classify(T, W, e, tap, blocks, normlog):
+def classify(T, W, e, tap, blocks, normlog, stopped=False):
     lab = e['label']
     cf = os.path.join(W, 'tests', 'counts', lab + '.counts')
     row = {'status': '', 'reason': '', 'detail': '', 'name_only': '', 'cpu_s': ''}
@@ -179,6 +179,9 @@ def classify(T, W, e, tap, blocks, normlog):
         if e['exe'] and not os.access(os.path.join(W, e['exe']), os.X_OK):
             row['reason'] = 'build failed'
             row['detail'] = build_error(os.path.join(W, 'build.log'), e['exe'])
+        elif stopped:
+            row['status'] = 'not-run'
+            row['reason'] = 'the run was stopped (a deadline) before this test ran'
         else:
             row['reason'] = 'no result from the harness (not run?)'
         return row
@@ -295,6 +298,7 @@ def main():
     p.add_argument('--dirs', default='')
     p.add_argument('--np', default='all')
     p.add_argument('--petsc-options', default='')
+    p.add_argument('--stopped', action='store_true', help='the run was stopped: tests without a result did not run')
     a = p.parse_args()
     types = a.types.split()
     rows = []
@@ -314,7 +318,7 @@ def main():
         for e in sel:
             if a.np == '1' and max(e['nsize']) > 1:
                 continue
-            r = classify(T, W, e, tap, blocks, normlog)
+            r = classify(T, W, e, tap, blocks, normlog, a.stopped)
             rows.append({'type': T, 'test': e['canonical'], 'label': e['label'], 'file': e['file'],
                          'nsize': ','.join(map(str, e['nsize'])), 'multi': max(e['nsize']) > 1,
                          'prints_type': '; '.join(e['prints_type']), **r})
@@ -366,6 +370,11 @@ def main():
     L.append('')
     L.append('## Results per type')
     L.append('')
+    if a.stopped:
+        n = sum(1 for r in rows if r['status'] == 'not-run')
+        L.append('**Stopped before the end** (a deadline): %d test runs did not start (not run, beside skip below; '
+                 'not-run in results.tsv).' % n)
+        L.append('')
     L.append('| type | 1 rank: pass | fail (diff/error/timeout) | skip | todo | >1 rank: pass | fail (diff/error/timeout) | skip | todo |')
     L.append('|---|---|---|---|---|---|---|---|---|')
     for T in types:
@@ -374,7 +383,7 @@ def main():
             c = collections.Counter(r['status'] for r in rows if r['type'] == T and r['multi'] == multi)
             nf = sum(c[s] for s in FAILS)
             cells += [str(c['pass']), '%d (%d/%d/%d)' % (nf, c['fail-diff'], c['fail-error'], c['timeout']),
-                      str(c['skip']), str(c['todo'])]
+                      str(c['skip']) + (' (+%d not run)' % c['not-run'] if c['not-run'] else ''), str(c['todo'])]
         L.append('| ' + ' | '.join(cells) + ' |')
     L.append('')
     base = 'aijcusparse'
