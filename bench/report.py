@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
 """Markdown report of bench_spmv JSON records (bench_spmv -json_out and the drivers in bench/ write them).
 
-Usage: python3 bench/report.py FILE.jsonl [FILE.jsonl ...]
+Usage: python3 bench/report.py [--commit C] [--compare-commits] FILE.jsonl [FILE.jsonl ...]
+
+--commit C: only the records of commit C (their "commit" field begins with C).
+--compare-commits: instead of the tables, one table per device with a column per commit (in order of first
+appearance): each entry's median time per product and, where the records have it, its value refresh. A JSONL file
+is append-only: records of several commits side by side.
 
 One section per device: its copy bandwidth, then a table with one row per record: matrix, rows,
 nonzeros, entry (and the resulting type), median time per product, GFLOP/s, fraction of the copy
@@ -271,17 +276,74 @@ def print_device(device, records):
     print_value_changes(data)
 
 
+def commit_key(rec):
+    return str(rec.get("commit") or "unknown commit").split(" ")[0]
+
+
+def refresh_us(rec, records):
+    """The entry's refresh after a value change: its extra time less aijcusparse's extra time in the same records"""
+    if rec.get("value_change_us") is None or not rec.get("median_us") or rec.get("type") == REFERENCE_TYPE:
+        return None
+    ref = [r["value_change_us"] - r["median_us"] for r in records
+           if r.get("type") == REFERENCE_TYPE and matrix_key(r) == matrix_key(rec) and r.get("value_change_us") is not None]
+    return rec["value_change_us"] - rec["median_us"] - statistics.median(ref) if ref else None
+
+
+def print_commit_comparison(device, records):
+    data = [r for r in records if not is_status(r) and r.get("median_us")]
+    commits = []
+    for rec in data:
+        if commit_key(rec) not in commits:
+            commits.append(commit_key(rec))
+    rows = []
+    for rec in data:
+        key = (rec.get("matrix"), entry_key(rec))
+        if key not in rows:
+            rows.append(key)
+    refresh = any(r.get("value_change_us") is not None for r in data)
+    print(f"## {device}\n")
+    print("Median µs per product" + (" / value refresh µs (extra time after `MatScale(B, -1)` over aijcusparse's)" if refresh else "")
+          + ", per commit (the median over the records of that commit):\n")
+    print("| matrix | type / entry | " + " | ".join(md(c) for c in commits) + " |")
+    print("|---|---|" + "---:|" * len(commits))
+    for matrix, entry in rows:
+        cells = []
+        for c in commits:
+            recs = [r for r in data if commit_key(r) == c and r.get("matrix") == matrix and entry_key(r) == entry]
+            if not recs:
+                cells.append("–")
+                continue
+            same = [r for r in data if commit_key(r) == c]
+            t = statistics.median(r["median_us"] for r in recs)
+            cell = f"{t:.1f}"
+            if refresh:
+                rs = [x for x in (refresh_us(r, same) for r in recs) if x is not None]
+                cell += f" / {statistics.median(rs):.0f}" if rs else " / –"
+            cells.append(cell)
+        print(f"| {md(matrix or '?')} | {md(entry)} | " + " | ".join(cells) + " |")
+    print()
+
+
 def main():
     if hasattr(signal, "SIGPIPE"):  # quiet exit when piped into head
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", help="JSONL files written by bench_spmv -json_out or the drivers in bench/")
+    parser.add_argument("--commit", help="only the records whose commit begins with this")
+    parser.add_argument("--compare-commits", action="store_true", help="one column per commit instead of the tables")
     args = parser.parse_args()
 
     records = read_records(args.files)
+    if args.commit:
+        records = [r for r in records if commit_key(r).startswith(args.commit)]
     if not records:
         print("no records found", file=sys.stderr)
         return 1
+    if args.compare_commits:
+        print("# SpMV benchmark: commits compared\n")
+        for device, recs in assign_devices(records).items():
+            print_commit_comparison(device, recs)
+        return 0
     print("# SpMV benchmark\n")
     print(
         "% copy BW: model bytes (12 nnz + 4 (m + 1) + 8 n + 8 m) per median time, over the measured "
