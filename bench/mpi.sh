@@ -17,6 +17,9 @@ out=$1
 BENCH=${BENCH:-build-gpu/examples/bench_mpi}
 NPS=${NPS:-1 2 4}
 mkdir -p "$out"
+# provenance of the records: GIT_COMMIT and GIT_DIRTY
+# shellcheck source=bench/provenance.sh
+. "$(dirname "$0")/provenance.sh"
 MATRICES=(
   "lap2d5 -grid 2048"
   "lap3d7 -grid 160"

@@ -28,13 +28,9 @@ case "${1:-}" in -h | -help | --help)
 esac
 set -euo pipefail
 
-# provenance of the records (bench_spmv reads these): the commit and whether the tree differs from it, from git where
-# the checkout has it; on a host without .git pass GIT_COMMIT (and GIT_DIRTY=0|1) in the environment
-if [[ -z ${GIT_COMMIT:-} ]] && git -C "$(dirname "$0")/.." rev-parse --short HEAD > /dev/null 2>&1; then
-  GIT_COMMIT=$(git -C "$(dirname "$0")/.." rev-parse --short HEAD)
-  if [[ -n $(git -C "$(dirname "$0")/.." status --porcelain --untracked-files=no) ]]; then GIT_DIRTY=1; else GIT_DIRTY=0; fi
-fi
-export GIT_COMMIT=${GIT_COMMIT:-} GIT_DIRTY=${GIT_DIRTY:-}
+# provenance of the records: GIT_COMMIT and GIT_DIRTY
+# shellcheck source=bench/provenance.sh
+. "$(dirname "$0")/provenance.sh"
 
 BENCH=${BENCH:-build-gpu/examples/bench_spmv}
 OUT_DIR=${OUT:-bench/results}

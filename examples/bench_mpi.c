@@ -132,6 +132,8 @@ int main(int argc, char **argv)
   Vec                   x, yref, y;
   FILE                 *json = NULL;
   struct cudaDeviceProp prop;
+  BenchProvenance       prov;
+  char                  provjson[512];
   int                   dev;
 
   PetscFunctionBeginUser;
@@ -161,6 +163,8 @@ int main(int argc, char **argv)
   PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
   PetscCallCUDA(cudaGetDevice(&dev));
   PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
+  PetscCall(BenchGetProvenance(&prov));
+  PetscCall(BenchProvenanceJSON(&prov, provjson, sizeof(provjson)));
   if (rank == 0) PetscCall(BenchMeasureCopyBandwidth(bw_mib, bw_reps, &bw)); /* the others wait: the GPU is shared */
   PetscCallMPI(MPI_Bcast(&bw, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
 
@@ -256,9 +260,9 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %10.3f %10.3f %10.2e\n", entries[k], 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.scatter, (double)(ref.product / tk.product), (double)(ref.diagonal / tk.diagonal), (double)err));
     if (json)
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, json,
-                             "{\"device\": \"%s\", \"copy_bw_GBs\": %.2f, \"nprocs\": %d, \"matrix\": \"%s\", \"matrix_params\": \"%s\", \"rows\": %" PetscInt_FMT ", \"cols\": %" PetscInt_FMT ", \"nnz\": %" PetscInt64_FMT
+                             "{\"device\": \"%s\", %s, \"copy_bw_GBs\": %.2f, \"nprocs\": %d, \"matrix\": \"%s\", \"matrix_params\": \"%s\", \"rows\": %" PetscInt_FMT ", \"cols\": %" PetscInt_FMT ", \"nnz\": %" PetscInt64_FMT
                              ", \"entry\": \"%s\", \"type\": \"%s\", \"offdiag\": %s, \"product_us\": %.3f, \"diagonal_us\": %.3f, \"scatter_us\": %.3f, \"ref_product_us\": %.3f, \"ref_diagonal_us\": %.3f, \"batches\": %" PetscInt_FMT ", \"reps\": %" PetscInt_FMT ", \"rel_error\": %.3e}\n",
-                             prop.name, (double)bw, size, matrix, params, M, N, (PetscInt64)nnz, entries[k], type, offdiag ? "true" : "false", 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.scatter, 1e6 * (double)ref.product, 1e6 * (double)ref.diagonal, t.batches, t.reps, (double)err));
+                             prop.name, provjson, (double)bw, size, matrix, params, M, N, (PetscInt64)nnz, entries[k], type, offdiag ? "true" : "false", 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.scatter, 1e6 * (double)ref.product, 1e6 * (double)ref.diagonal, t.batches, t.reps, (double)err));
     PetscCall(MatDestroy(&A));
   }
   PetscCall(PetscStrToArrayDestroy(ntypes, entries));

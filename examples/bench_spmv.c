@@ -254,12 +254,10 @@ static PetscErrorCode ParseEntry(const char entry[], const char prefix[], char *
 
 typedef struct {
   /* device */
-  char      device[256];
-  PetscReal copy_bw; /* GB/s */
-  PetscInt  l2_bytes;
-  /* provenance */
-  char commit[64], dirty[8], petsc[64];
-  int  driver, runtime; /* CUDA versions, 1000 major + 10 minor */
+  char            device[256];
+  PetscReal       copy_bw; /* GB/s */
+  PetscInt        l2_bytes;
+  BenchProvenance prov; /* where the records come from */
   /* matrix */
   char       matrix[PETSC_MAX_PATH_LEN];
   char       params[PETSC_MAX_PATH_LEN];
@@ -369,38 +367,15 @@ static PetscErrorCode BalancedError(Product *p, Vec yref, PetscReal *err)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-   Where a record comes from: the commit (GIT_COMMIT in the environment, as bench/run_suite.sh sets it, else the commit
-   CMake saw at configure time, marked so), whether the tree differed from it (GIT_DIRTY: 0 or 1, else unknown), the CUDA
-   driver and runtime and PETSc's version
-*/
-static PetscErrorCode Provenance(BenchCtx *ctx)
-{
-  const char *commit = getenv("GIT_COMMIT"), *dirty = getenv("GIT_DIRTY");
-
-  PetscFunctionBeginUser;
-  if (commit && commit[0]) PetscCall(PetscStrncpy(ctx->commit, commit, sizeof(ctx->commit)));
-  else PetscCall(PetscSNPrintf(ctx->commit, sizeof(ctx->commit), "%s (configure time)", PETSCGPUFORMATS_CONFIGURE_COMMIT));
-  PetscCall(PetscStrncpy(ctx->dirty, dirty && (dirty[0] == '0' || dirty[0] == '1') ? dirty : "", sizeof(ctx->dirty)));
-  PetscCall(PetscGetVersion(ctx->petsc, sizeof(ctx->petsc)));
-  PetscCallCUDA(cudaDriverGetVersion(&ctx->driver));
-  PetscCallCUDA(cudaRuntimeGetVersion(&ctx->runtime));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode JSONAddProvenance(JSONLine *line, const BenchCtx *ctx)
 {
-  char v[32];
+  char members[512];
 
   PetscFunctionBeginUser;
-  PetscCall(JSONAddString(line, "commit", ctx->commit));
-  if (ctx->dirty[0]) PetscCall(JSONAddBool(line, "dirty", ctx->dirty[0] == '1' ? PETSC_TRUE : PETSC_FALSE));
-  else PetscCall(JSONAddNull(line, "dirty"));
-  PetscCall(PetscSNPrintf(v, sizeof(v), "%d.%d", ctx->driver / 1000, (ctx->driver % 1000) / 10));
-  PetscCall(JSONAddString(line, "cuda_driver", v));
-  PetscCall(PetscSNPrintf(v, sizeof(v), "%d.%d", ctx->runtime / 1000, (ctx->runtime % 1000) / 10));
-  PetscCall(JSONAddString(line, "cuda_runtime", v));
-  PetscCall(JSONAddString(line, "petsc", ctx->petsc));
+  PetscCall(BenchProvenanceJSON(&ctx->prov, members, sizeof(members)));
+  if (!line->empty) PetscCall(JSONAppendRaw(line, ", "));
+  line->empty = PETSC_FALSE;
+  PetscCall(JSONAppendRaw(line, members));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -751,7 +726,7 @@ int main(int argc, char **argv)
   PetscCallCUDA(cudaGetDevice(&dev));
   PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
   PetscCall(PetscStrncpy(ctx.device, prop.name, sizeof(ctx.device)));
-  PetscCall(Provenance(&ctx));
+  PetscCall(BenchGetProvenance(&ctx.prov));
   ctx.l2_bytes = (PetscInt)prop.l2CacheSize;
   PetscCall(BenchMeasureCopyBandwidth(bw_mib, bw_reps, &ctx.copy_bw));
 

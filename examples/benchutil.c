@@ -84,3 +84,44 @@ PetscErrorCode BenchHelpOrNoDevice(const char prog[], PetscBool *stop, int *rc)
   *stop = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+#if !defined(PETSCGPUFORMATS_CONFIGURE_COMMIT)
+  #define PETSCGPUFORMATS_CONFIGURE_COMMIT "unknown"
+#endif
+
+PetscErrorCode BenchGetProvenance(BenchProvenance *p)
+{
+  const char *commit = getenv("GIT_COMMIT"), *dirty = getenv("GIT_DIRTY");
+
+  PetscFunctionBeginUser;
+  if (commit && commit[0]) PetscCall(PetscStrncpy(p->commit, commit, sizeof(p->commit)));
+  else PetscCall(PetscSNPrintf(p->commit, sizeof(p->commit), "%s (configure time)", PETSCGPUFORMATS_CONFIGURE_COMMIT));
+  PetscCall(PetscStrncpy(p->dirty, dirty && (dirty[0] == '0' || dirty[0] == '1') ? dirty : "", sizeof(p->dirty)));
+  PetscCall(PetscGetVersion(p->petsc, sizeof(p->petsc)));
+  PetscCallCUDA(cudaDriverGetVersion(&p->driver));
+  PetscCallCUDA(cudaRuntimeGetVersion(&p->runtime));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* s with " and \ escaped for a JSON string */
+static void BenchJSONEscape(const char s[], char out[], size_t len)
+{
+  size_t o = 0;
+
+  for (; *s && o + 2 < len; s++) {
+    if (*s == '"' || *s == '\\') out[o++] = '\\';
+    out[o++] = *s;
+  }
+  out[o] = 0;
+}
+
+PetscErrorCode BenchProvenanceJSON(const BenchProvenance *p, char buf[], size_t len)
+{
+  char commit[2 * sizeof(p->commit)], petsc[2 * sizeof(p->petsc)];
+
+  PetscFunctionBeginUser;
+  BenchJSONEscape(p->commit, commit, sizeof(commit));
+  BenchJSONEscape(p->petsc, petsc, sizeof(petsc));
+  PetscCall(PetscSNPrintf(buf, len, "\"commit\": \"%s\", \"dirty\": %s, \"cuda_driver\": \"%d.%d\", \"cuda_runtime\": \"%d.%d\", \"petsc\": \"%s\"", commit, p->dirty[0] ? (p->dirty[0] == '1' ? "true" : "false") : "null", p->driver / 1000, (p->driver % 1000) / 10, p->runtime / 1000, (p->runtime % 1000) / 10, petsc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

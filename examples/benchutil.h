@@ -10,3 +10,15 @@ PETSC_EXTERN PetscErrorCode BenchMeasureCopyBandwidth(PetscInt, PetscInt, PetscR
 /* -help: also prints the matrix options (matgen.c), then *stop with *rc = 0, no GPU needed; no usable CUDA device: one line
    on stderr naming the program, then *stop with *rc = 1. The caller finalizes PETSc and returns *rc when *stop. */
 PETSC_EXTERN PetscErrorCode BenchHelpOrNoDevice(const char[], PetscBool *, int *);
+
+/* Where a record comes from: the commit (GIT_COMMIT in the environment, as bench/run_suite.sh and bench/mpi.sh set it,
+   else the commit CMake saw at configure time, marked so), whether the tree differed from it (GIT_DIRTY: 0 or 1, else
+   unknown), the CUDA driver and runtime and PETSc's version */
+typedef struct {
+  char commit[64], dirty[8], petsc[64];
+  int  driver, runtime; /* CUDA versions, 1000 major + 10 minor */
+} BenchProvenance;
+PETSC_EXTERN PetscErrorCode BenchGetProvenance(BenchProvenance *);
+/* The provenance as JSON members, without braces: "commit": ..., "dirty": true|false|null, "cuda_driver": "13.0",
+   "cuda_runtime": "13.0", "petsc": ... */
+PETSC_EXTERN PetscErrorCode BenchProvenanceJSON(const BenchProvenance *, char[], size_t);
