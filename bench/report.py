@@ -244,6 +244,37 @@ def print_value_changes(data):
     print()
 
 
+def print_builds(data):
+    """The cost of a build, where the records have it (rebuild_ms: a second matrix of the type, its kernels loaded),
+    in products of aijcusparse on the same matrix."""
+    rows = [r for r in data if r.get("rebuild_ms") is not None and r.get("median_us")]
+    if not rows:
+        return
+    refs = reference_times(data)
+    host_ref = {}
+    for rec in rows:
+        if rec.get("type") == REFERENCE_TYPE and rec.get("host_first_ms") is not None:
+            host_ref.setdefault(matrix_key(rec), []).append(rec["host_first_ms"])
+    print(
+        "Builds, in products of aijcusparse on the same matrix: the first matrix of the type in the program (its kernels "
+        "loaded then), a second one (rebuild: the steady cost), and the first product of a matrix assembled on the host, "
+        "upload and build included, against aijcusparse's:\n"
+    )
+    print("| matrix | type / entry | first build (products) | rebuild (products) | rebuild ms | host: upload + build + product ms | aijcusparse's ms |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for rec in rows:
+        ref_us = refs.get(matrix_key(rec))
+        ref = host_ref.get(matrix_key(rec))
+        first = 1e3 * rec["build_ms"] / ref_us if ref_us and rec.get("build_ms") is not None else None
+        rebuild = 1e3 * rec["rebuild_ms"] / ref_us if ref_us else None
+        print(
+            f"| {md(rec.get('matrix', '?'))} | {entry_label(rec)} | {fmt(first, '.1f')} | {fmt(rebuild, '.1f')} | "
+            f"{fmt(rec.get('rebuild_ms'), '.2f')} | {fmt(rec.get('host_first_ms'), '.1f')} | "
+            f"{fmt(statistics.median(ref) if ref else None, '.1f')} |"
+        )
+    print()
+
+
 def print_device(device, records):
     print(f"## {device}\n")
     data = [r for r in records if not is_status(r)]
@@ -274,6 +305,7 @@ def print_device(device, records):
     print()
     print_speedup_summary(data)
     print_value_changes(data)
+    print_builds(data)
 
 
 def commit_key(rec):
