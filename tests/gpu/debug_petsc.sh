@@ -1,0 +1,36 @@
+#!/bin/bash
+# The gpu tests under a debug PETSc (--with-debugging=1, built from a source patched by conf/petsc/patch-derived-types.sh,
+# as `DEBUG=1 bash conf/petsc/build-from-source.sh` builds it) with -malloc_debug -malloc_dump: every test passes and
+# no PETSc memory is left allocated at PetscFinalize(). On a GPU host, from the project root, inside .gpu/run.sh:
+#   bash .gpu/run.sh bash tests/gpu/debug_petsc.sh TARBALL OUTDIR [CTEST_ARGS...]
+# TARBALL: that PETSc's prefix packed as a folder petsc-cuda-debug/ (installed to /opt/petsc-cuda-debug), or - when
+# /opt/petsc-cuda-debug is there already. Builds the project in build-debug/, runs ctest -L gpu (CTEST_ARGS added), writes
+# OUTDIR/ctest-debug.log and OUTDIR/leaks.txt (the -malloc_dump reports found in the test logs), and exits non-zero when a
+# test fails or memory is left.
+set -uo pipefail
+case "${1:-}" in '' | -h | -help | --help)
+  sed -n '2,9p' "$0" | sed -E 's/^# ?//'
+  exit 0
+  ;;
+esac
+tarball=$1
+out=$2
+shift 2
+mkdir -p "$out"
+if [ "$tarball" != - ]; then mkdir -p /opt && tar xJf "$tarball" -C /opt || exit 1; fi
+[ -f /opt/petsc-cuda-debug/lib/libpetsc.so ] || { echo "no PETSc in /opt/petsc-cuda-debug"; exit 1; }
+grep -q "define PETSC_USE_DEBUG 1" /opt/petsc-cuda-debug/include/petscconf.h || { echo "/opt/petsc-cuda-debug is not a debug build"; exit 1; }
+PETSC_DIR=/opt/petsc-cuda-debug cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Release > "$out/configure-debug.log" 2>&1 || { tail -30 "$out/configure-debug.log"; exit 1; }
+cmake --build build-debug -j "$(nproc)" > "$out/build-debug.log" 2>&1 || { tail -40 "$out/build-debug.log"; exit 1; }
+export PETSC_DIR=/opt/petsc-cuda-debug
+export PETSC_OPTIONS="${PETSC_OPTIONS:-} -malloc_debug -malloc_dump"
+ctest --test-dir build-debug -L gpu -j 6 --timeout 240 --output-on-failure "$@" > "$out/ctest-debug.log" 2>&1
+rc=$?
+# -malloc_dump prints "[rank]Total space allocated N bytes", then one line per block left: "[rank] N bytes func() at file:line"
+grep -h -E "^\[ ?[0-9]+\] ?Total space allocated|^\[ ?[0-9]+\] [0-9]+ bytes" build-debug/Testing/Temporary/LastTest.log > "$out/leaks.txt" 2> /dev/null
+grep -E "tests passed|\*\*\*" "$out/ctest-debug.log" | tail -20
+if [ -s "$out/leaks.txt" ]; then
+  echo "memory left at PetscFinalize(): $(wc -l < "$out/leaks.txt") lines in $out/leaks.txt"
+  rc=1
+fi
+exit $rc
