@@ -383,28 +383,40 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
   }
   if (ctx->nnz && A->rmap->n) {
 #if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
-    MatGPUFormatCSR csr;
-    PetscLogDouble  t0, t1;
+    MatGPUFormatCSR    csr;
+    MatGPUFormatPhases phases;
+    PetscLogDouble     t0, t1;
 
     PetscCall(PetscLogEventBegin(build ? ctx->ops->event_build : ctx->ops->event_values, A, 0, 0, 0));
+    PetscCall(PetscArrayzero(&phases, 1));
+    if (build) PetscCall(PetscInfoEnabled(MAT_CLASSID, &phases.on));
+    if (phases.on) PetscCallCUDA(cudaDeviceSynchronize()); /* the build's phases alone */
     PetscCall(PetscTime(&t0));
-    csr.m = A->rmap->n;
-    csr.n = A->cmap->n;
+    phases.last = t0;
+    csr.m       = A->rmap->n;
+    csr.n       = A->cmap->n;
+    csr.phases  = build ? &phases : NULL;
     PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &csr.rowptr, &csr.colind));
     PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &csr.val));
     PetscCall(PetscGetCurrentCUDAStream(&csr.stream));
     if (build) {
+      PetscCall(MatGPUFormatBuildPhase_Private(&csr, "device CSR"));
       PetscCall(MatGPUFormatRowStats_Private(csr.m, csr.rowptr, csr.stream, &csr.stats));
       PetscCheck(csr.stats.nnz == ctx->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Device CSR has %" PetscInt_FMT " entries, host %" PetscInt_FMT, csr.stats.nnz, ctx->nnz);
-      csr.nnz     = ctx->nnz;
-      ctx->nzrows = csr.stats.nzrows;
-      ierr        = ctx->ops->build(ctx->fmt, &csr);
+      PetscCall(MatGPUFormatBuildPhase_Private(&csr, "row statistics"));
+      csr.nnz                   = ctx->nnz;
+      ctx->nzrows               = csr.stats.nzrows;
+      MatGPUFormatCurrentPhases = &phases;
+      ierr                      = ctx->ops->build(ctx->fmt, &csr);
+      MatGPUFormatCurrentPhases = NULL;
     } else {
       PetscCall(PetscArrayzero(&csr.stats, 1));
       csr.nnz = ctx->nnz;
       ierr    = ctx->ops->refresh(ctx->fmt, &csr);
     }
-    if (!ierr) PetscCallCUDA(cudaStreamSynchronize(csr.stream));
+    /* a build waits for its kernels (its time is recorded, and their errors belong to it); a refresh stays asynchronous,
+       ordered before the product on the same stream as a product is */
+    if (!ierr && build) PetscCallCUDA(cudaStreamSynchronize(csr.stream));
     /* the accessors and the log event are closed on the error path too */
     PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &csr.val));
     PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &csr.rowptr, &csr.colind));
@@ -425,6 +437,16 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
       PetscCall(ierr);
     }
     if (build) ctx->buildtime = t1 - t0;
+    if (phases.on && !ierr) {
+      char   line[1024] = "";
+      size_t len;
+
+      for (PetscInt i = 0; i < phases.n; i++) {
+        PetscCall(PetscStrlen(line, &len));
+        PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, "%s%s %.3f ms", i ? ", " : "", phases.name[i], 1e3 * phases.seconds[i]));
+      }
+      PetscCall(PetscInfo(A, "%s build of %" PetscInt_FMT " rows, %" PetscInt_FMT " entries: %.3f ms; phases: %s; %" PetscInt_FMT " device allocations (%.1f MB) and %" PetscInt_FMT " frees took %.3f ms\n", ctx->ops->title, csr.m, ctx->nnz, 1e3 * ctx->buildtime, line, phases.mallocs, 1e-6 * phases.mallocbytes, phases.frees, 1e3 * phases.mallocseconds));
+    }
 #endif
   }
   if (build) ctx->nbuilds++;

@@ -31,6 +31,21 @@ typedef struct {
   PetscLogDouble stddev; /* standard deviation of the row lengths */
 } MatGPUFormatRowStats;
 
+/*
+   Where a build's time goes, for -info: the phases a build marks with MatGPUFormatBuildPhase_Private(), each timed to the
+   end of its kernels, and the device allocations. Off, and no synchronisation added, unless PetscInfo() is on for Mat.
+*/
+#define MATGPUFORMAT_MAX_PHASES 16
+typedef struct {
+  PetscBool      on;
+  PetscInt       n;
+  const char    *name[MATGPUFORMAT_MAX_PHASES];
+  PetscLogDouble seconds[MATGPUFORMAT_MAX_PHASES];
+  PetscLogDouble last;                       /* PetscTime() at the end of the previous phase */
+  PetscInt       mallocs, frees;             /* device allocations and frees during the build, ... */
+  PetscLogDouble mallocbytes, mallocseconds; /* ... the bytes allocated, the host time in cudaMalloc() and cudaFree() */
+} MatGPUFormatPhases;
+
 /* A read-only view of the device CSR owned by cuSPARSE; valid only during the call it is passed to */
 typedef struct {
   PetscInt             m, n, nnz; /* nnz > 0 and m > 0: empty matrices never reach a format */
@@ -39,6 +54,7 @@ typedef struct {
   const PetscScalar   *val;       /* device, nnz */
   MatGPUFormatRowStats stats;
   cudaStream_t         stream;
+  MatGPUFormatPhases  *phases; /* of a build, else NULL */
 } MatGPUFormatCSR;
 
 /*
@@ -94,7 +110,10 @@ PETSC_INTERN PetscErrorCode MatGPUFormatRowStats_Private(PetscInt, const int *, 
 PETSC_INTERN PetscErrorCode MatGPUFormatGatherValues_Private(PetscInt64, const int *, const PetscScalar *, PetscScalar *, cudaStream_t);
 PETSC_INTERN PetscErrorCode MatGPUFormatDeviceMalloc_Private(const char *, size_t, void **);
 PETSC_INTERN PetscErrorCode MatGPUFormatDeviceFree_Private(void **);
-PETSC_INTERN PetscErrorCode MatGPUFormatCheckDeviceMemory_Private(const char *, size_t);
+/* The phase that has just ended in a build (name: a string literal); nothing unless csr->phases->on */
+PETSC_INTERN PetscErrorCode      MatGPUFormatBuildPhase_Private(const MatGPUFormatCSR *, const char *);
+PETSC_INTERN MatGPUFormatPhases *MatGPUFormatCurrentPhases; /* of the build running now, for the allocations' count */
+PETSC_INTERN PetscErrorCode      MatGPUFormatCheckDeviceMemory_Private(const char *, size_t);
 
 /*
    The device temporaries of a build, owned by the format object as a stack: a helper takes a mark (scratch.n), allocates

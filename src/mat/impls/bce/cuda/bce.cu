@@ -396,8 +396,8 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
 {
   Mat_BCE       *bc = (Mat_BCE *)fmt;
   BCEArrays     *h  = &bc->h;
-  PetscInt       q, k, *len, *ends, nempty;
-  PetscInt64    *cnt, rows = 0;
+  PetscInt       q = 0, k, *len = NULL, *ends, nempty;
+  PetscInt64    *cnt = NULL, rows = 0;
   PetscLogDouble t0, t1;
   int           *key, *keysorted, *iota, endbit = 1;
   void          *work      = NULL;
@@ -414,6 +414,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
 
   /* the partition, of the distribution function */
   PetscCall(BCEDistribution(csr, &bc->scratch, &q, &len, &cnt));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "distribution"));
   for (PetscInt i = 0; i < q; i++) rows += cnt[i];
   nempty = csr->m - (PetscInt)rows;
   PetscCall(PetscMalloc1(q, &ends));
@@ -425,6 +426,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(BCESetBlocks(q, len, cnt, nempty, k, ends, h));
   PetscCall(PetscFree(ends));
   PetscCall(PetscFree2(len, cnt));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "partition"));
 
   /* the rows into their blocks: a stable radix sort of the rows by block, on the bits of the block index */
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nblocks * sizeof(BCEBlock), (void **)&bc->blocks));
@@ -446,7 +448,9 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
   PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, 0));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "rows into blocks"));
   PetscCall(BCESchedule(bc, csr->stream));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "schedule"));
 
   /* the entries, padding zeroed, the position map (padding -1), and the partial sums of the split rows */
   bytes = (size_t)h->nslots * (2 * sizeof(int) + sizeof(PetscScalar));
@@ -457,6 +461,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCallCUDA(cudaMemsetAsync(bc->col, 0, (size_t)h->nslots * sizeof(int), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(bc->val, 0, (size_t)h->nslots * sizeof(PetscScalar), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(bc->pos, 0xff, (size_t)h->nslots * sizeof(int), csr->stream));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
   bce_fill_kernel<<<MatGPUFormatGrid(h->nnz, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nnz, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, csr->colind, csr->val, bc->iperm, bc->col, bc->val, bc->pos);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
@@ -464,6 +469,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nparts * sizeof(PetscScalar), (void **)&bc->partial));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nsplit * sizeof(unsigned), (void **)&bc->done));
   if (h->nsplit) PetscCallCUDA(cudaMemsetAsync(bc->done, 0, (size_t)h->nsplit * sizeof(unsigned), csr->stream));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "fill"));
   bc->bytes = (PetscLogDouble)bytes + (PetscLogDouble)h->nblocks * sizeof(BCEBlock) + 2.0 * h->m * sizeof(int) + (PetscLogDouble)h->nsub * sizeof(long long) + (PetscLogDouble)h->nparts * sizeof(PetscScalar) + (PetscLogDouble)h->nsplit * sizeof(unsigned);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -513,14 +513,19 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   if (!d->packed) PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)d->nnz, (void **)&d->rowin));
   if (d->sorted) PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)d->nnz * sizeof(int), (void **)&cm->perm));
   cm->bytes = (PetscLogDouble)persistent;
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
 
   cmrs_strip_ptr_kernel<<<MatGPUFormatGrid(d->nstrips + 1, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, d->strip_ptr);
   PetscCallCUDA(cudaGetLastError());
   cmrs_fill_kernel<<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, (int)d->height, d->packed, csr->rowptr, csr->colind, d->colind, d->rowin);
   PetscCallCUDA(cudaGetLastError());
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "strips and columns"));
   if (d->sorted) PetscCall(CMRSSortStrips(cm, csr->stream));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "sort columns"));
   PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->perm, csr->val, d->val, csr->stream));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "values"));
   PetscCall(CMRSSplitLongStrips(cm, csr->stream));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "long strips"));
   /* short strips of irregular rows (x gathers that miss the caches) want more loads in flight per warp */
   cm->group = cm->spw ? cm->spw : ((PetscInt64)d->nnz <= (PetscInt64)CMRS_SHORT_MEAN * d->nstrips && csr->stats.stddev > csr->stats.mean ? CMRS_GROUP : 1);
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -105,14 +105,41 @@ PetscErrorCode MatGPUFormatCheckDeviceMemory_Private(const char *title, size_t b
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+MatGPUFormatPhases *MatGPUFormatCurrentPhases = NULL;
+
+PetscErrorCode MatGPUFormatBuildPhase_Private(const MatGPUFormatCSR *csr, const char *name)
+{
+  MatGPUFormatPhases *ph = csr->phases;
+  PetscLogDouble      now;
+
+  PetscFunctionBegin;
+  if (!ph || !ph->on || ph->n >= MATGPUFORMAT_MAX_PHASES) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+  PetscCall(PetscTime(&now));
+  ph->name[ph->n]    = name;
+  ph->seconds[ph->n] = now - ph->last;
+  ph->last           = now;
+  ph->n++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatGPUFormatDeviceMalloc_Private(const char *title, size_t bytes, void **ptr)
 {
-  cudaError_t err;
+  cudaError_t         err;
+  MatGPUFormatPhases *ph = MatGPUFormatCurrentPhases;
+  PetscLogDouble      t0 = 0, t1;
 
   PetscFunctionBegin;
   *ptr = NULL;
   if (!bytes) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ph && ph->on) PetscCall(PetscTime(&t0));
   err = cudaMalloc(ptr, bytes);
+  if (ph && ph->on) {
+    PetscCall(PetscTime(&t1));
+    ph->mallocs++;
+    ph->mallocbytes += (PetscLogDouble)bytes;
+    ph->mallocseconds += t1 - t0;
+  }
   if (err == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();
     *ptr = NULL;
@@ -124,8 +151,17 @@ PetscErrorCode MatGPUFormatDeviceMalloc_Private(const char *title, size_t bytes,
 
 PetscErrorCode MatGPUFormatDeviceFree_Private(void **ptr)
 {
+  MatGPUFormatPhases *ph = MatGPUFormatCurrentPhases;
+  PetscLogDouble      t0 = 0, t1;
+
   PetscFunctionBegin;
+  if (*ptr && ph && ph->on) PetscCall(PetscTime(&t0));
   if (*ptr) PetscCallCUDA(cudaFree(*ptr));
+  if (*ptr && ph && ph->on) {
+    PetscCall(PetscTime(&t1));
+    ph->frees++;
+    ph->mallocseconds += t1 - t0;
+  }
   *ptr = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -472,13 +472,16 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatScratchMalloc_Private(&sc->scratch, "SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&len)); /* released below, or by reset() */
   sellcs_row_lengths_kernel<<<MatGPUFormatGrid(d->m, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)PetscMin(d->longrow, PETSC_INT_MAX), csr->rowptr, len);
   PetscCallCUDA(cudaGetLastError());
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "row lengths"));
   PetscCall(SELLCSLongPart(sc, len, csr));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "long rows"));
   MatGPUFormatCallThrust(nslots_unsorted = thrust::transform_reduce(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)d->nchunks), SELLCSUnsortedSlots{len, (int)d->m, (int)d->C}, 0LL, thrust::plus<long long>()));
   PetscCall(SELLCSNnzInChunks(sc, &nnzchunks));
   sc->beta_unsorted = nslots_unsorted ? (PetscReal)nnzchunks / (PetscReal)nslots_unsorted : 1.0;
   d->sigma          = sc->sigma ? sc->sigma : SELLCSDefaultSigma(d->C, sc->beta_unsorted);
   PetscCall(SELLCSCheckParameters(d->C, d->sigma));
   sc->block = d->sigma > 1 ? SELLCS_BLOCK_SORTED : SELLCS_BLOCK_UNSORTED;
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "occupancy"));
 
   /* rows, chunks and their offsets */
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->nchunks * d->C * sizeof(int), (void **)&d->rowlen));
@@ -488,6 +491,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
     PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&sc->iperm));
     PetscCall(SELLCSSortRows(d, len, sc->iperm, &sc->scratch, csr->stream));
   } else PetscCallCUDA(cudaMemcpyAsync(d->rowlen, len, (size_t)d->m * sizeof(int), cudaMemcpyDeviceToDevice, csr->stream));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "sort"));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(d->nchunks + 1) * sizeof(long long), (void **)&d->chunk_ptr));
   sellcs_widths_kernel<<<MatGPUFormatGrid(d->nchunks, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nchunks, (int)d->C, d->rowlen, (long long *)d->chunk_ptr);
   PetscCallCUDA(cudaGetLastError());
@@ -497,6 +501,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
   PetscCall(MatGPUFormatScratchRelease_Private(&sc->scratch, 0));
   d->nslots = nslots;
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "chunk offsets"));
 
   /* the entries, padding zeroed, and the position map (padding -1) */
   bytes = (size_t)nslots * (2 * sizeof(int) + sizeof(PetscScalar));
@@ -507,10 +512,12 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCallCUDA(cudaMemsetAsync(d->col, 0, (size_t)nslots * sizeof(int), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(d->val, 0, (size_t)nslots * sizeof(PetscScalar), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(sc->pos, 0xff, (size_t)nslots * sizeof(int), csr->stream));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
   sellcs_fill_kernel<<<MatGPUFormatGrid(d->nnz, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, sc->iperm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val, sc->pos);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->iperm));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "fill"));
   sc->bytes += (PetscLogDouble)bytes + (PetscLogDouble)d->nchunks * d->C * sizeof(int) + (d->nchunks + 1) * sizeof(long long) + (d->sigma > 1 ? d->m * sizeof(int) : 0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
