@@ -165,3 +165,28 @@ __device__ __forceinline__ PetscScalar MatGPUFormatWarpSum(PetscScalar sum)
   return sum;
 }
 #endif
+
+#if defined(__CUDACC__) && !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+  #include <thrust/execution_policy.h>
+/* Thrust's temporary storage through the common layer's checked allocations, so that a build's -info line counts them
+   and running out of memory names the bytes; a failure is std::bad_alloc, which MatGPUFormatCallThrust() turns into
+   PETSC_ERR_MEM */
+struct MatGPUFormatThrustAllocator {
+  typedef char value_type;
+  char        *allocate(std::ptrdiff_t bytes)
+  {
+    void *p = NULL;
+
+    if (MatGPUFormatDeviceMalloc_Private("Thrust temporary", (size_t)bytes, &p) != PETSC_SUCCESS) throw std::bad_alloc();
+    return (char *)p;
+  }
+  void deallocate(char *p, size_t)
+  {
+    void *q = p;
+
+    (void)MatGPUFormatDeviceFree_Private(&q);
+  }
+};
+static MatGPUFormatThrustAllocator MatGPUFormatThrustAlloc; /* stateless; Thrust's policy keeps a reference to it */
+  #define MatGPUFormatThrustPolicy(stream) thrust::cuda::par(MatGPUFormatThrustAlloc).on(stream)
+#endif

@@ -362,7 +362,7 @@ static PetscErrorCode BCEDeviceL(PetscInt *L)
 /* The distribution function on the device, as q distinct nonzero lengths and their counts on the host (freed with PetscFree2) */
 static PetscErrorCode BCEDistribution(const MatGPUFormatCSR *csr, MatGPUFormatScratch *scratch, PetscInt *q, PetscInt **len, PetscInt64 **cnt)
 {
-  const auto policy = thrust::cuda::par.on(csr->stream);
+  const auto policy = MatGPUFormatThrustPolicy(csr->stream);
   const int  maxlen = (int)csr->stats.maxlen;
   int       *hist, *dlen, nq;
   long long *dcnt;
@@ -438,7 +438,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&key));
   PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&keysorted));
   PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&iota));
-  MatGPUFormatCallThrust(thrust::sequence(thrust::cuda::par.on(csr->stream), iota, iota + h->m));
+  MatGPUFormatCallThrust(thrust::sequence(MatGPUFormatThrustPolicy(csr->stream), iota, iota + h->m));
   bce_keys_kernel<<<MatGPUFormatGrid(h->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, key);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));

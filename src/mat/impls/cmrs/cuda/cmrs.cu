@@ -429,7 +429,7 @@ static PetscErrorCode CMRSSortStrips(Mat_CMRS *cm, cudaStream_t stream)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatScratchMalloc_Private(&cm->scratch, "CMRS", (size_t)nnz * sizeof(int), (void **)&iota));
-  MatGPUFormatCallThrust(thrust::sequence(thrust::cuda::par.on(stream), iota, iota + nnz));
+  MatGPUFormatCallThrust(thrust::sequence(MatGPUFormatThrustPolicy(stream), iota, iota + nnz));
   if (d->packed) {
     unsigned *keys = (unsigned *)nullptr;
 
@@ -462,7 +462,7 @@ static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
 {
   CMRSArrays                    *d       = &cm->d;
   const int                      nstrips = (int)d->nstrips;
-  const auto                     policy  = thrust::cuda::par.on(stream);
+  const auto                     policy  = MatGPUFormatThrustPolicy(stream);
   thrust::counting_iterator<int> first(0);
   CMRSIsLong                     islong;
   int                            nchunks;

@@ -386,7 +386,7 @@ static PetscErrorCode SELLCSSortRows(SELLCSArrays *d, const int *len, int *iperm
   PetscFunctionBegin;
   PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "SELL-C-sigma", (size_t)m * sizeof(int), (void **)&iota));
   PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "SELL-C-sigma", (size_t)(nwin + 1) * sizeof(int), (void **)&offsets));
-  MatGPUFormatCallThrust(thrust::sequence(thrust::cuda::par.on(stream), iota, iota + m));
+  MatGPUFormatCallThrust(thrust::sequence(MatGPUFormatThrustPolicy(stream), iota, iota + m));
   sellcs_windows_kernel<<<MatGPUFormatGrid(nwin + 1, SELLCS_BLOCK), SELLCS_BLOCK, 0, stream>>>(nwin, m, (int)d->sigma, offsets);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
@@ -414,7 +414,7 @@ static PetscErrorCode SELLCSNnzInChunks(const Mat_SELLCS *sc, PetscInt64 *nnz)
 static PetscErrorCode SELLCSLongPart(Mat_SELLCS *sc, const int *len, const MatGPUFormatCSR *csr)
 {
   SELLCSArrays *d      = &sc->d;
-  const auto    policy = thrust::cuda::par.on(csr->stream);
+  const auto    policy = MatGPUFormatThrustPolicy(csr->stream);
   int           sizes[2];
 
   PetscFunctionBegin;
@@ -453,7 +453,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
 {
   Mat_SELLCS   *sc     = (Mat_SELLCS *)fmt;
   SELLCSArrays *d      = &sc->d;
-  const auto    policy = thrust::cuda::par.on(csr->stream);
+  const auto    policy = MatGPUFormatThrustPolicy(csr->stream);
   int          *len;
   long long     nslots_unsorted, nslots;
   PetscInt64    nnzchunks;
