@@ -7,7 +7,8 @@ static const char help[] = "A petsc-gpuformats type on the GPU: against its host
    1. Device product against the host reference of the same format, bitwise on integer data, for every
       variant of the format's parameters, on random and edge-case matrices (empty, empty rows, a
       100,000-entry row, m < 32, rectangular), with y poisoned by NaN; MatMultAdd with y != z and y == z.
-   2. MatMultEqual, MatMultAddEqual, MatMultTransposeEqual, MatMultTransposeAddEqual against aijcusparse.
+   2. MatMultEqual, MatMultAddEqual, MatMultTransposeEqual, MatMultTransposeAddEqual against aijcusparse, and the
+      transpose products against the host seqaij.
    3. Values changed (host MatSetValues, device MatScale) and nonzeros added after the first product, on a
       matrix with short, empty and long rows (up to 10,000 entries): the product follows, through a
       values-only refresh and a rebuild respectively (counted by log events).
@@ -398,6 +399,14 @@ static PetscErrorCode CheckMatrix(PetscInt m, PetscInt n, const PetscInt *len, c
   }
   PetscCall(fmt->resetvariant());
   PetscCall(CheckAgainstCUSPARSE(A, B, what));
+  { /* the transpose products (cuSPARSE's, inherited) against the host matrix too, not only against cuSPARSE */
+    PetscBool flg;
+
+    PetscCall(MatMultTransposeEqual(A, H, 3, &flg));
+    PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatMultTranspose differs from the host seqaij", what);
+    PetscCall(MatMultTransposeAddEqual(A, H, 3, &flg));
+    PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: MatMultTransposeAdd differs from the host seqaij", what);
+  }
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&B));
   PetscCall(MatDestroy(&H));
