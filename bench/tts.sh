@@ -13,7 +13,8 @@
 #
 # Environment: KSP (default build-gpu/examples/ksp_solve), GENMAT (default build-gpu/examples/genmat),
 # MATDIR (default /tmp/gpuformats-matrices), TYPES (default "aijcusparse cmrs sellcs bce"), REPEAT (runs per
-# matrix and type, default 3; the report takes the median).
+# matrix and type, default 3; the report takes the median). The records are appended (one file per GPU, each record
+# with its commit and versions); the report is of this run's commit.
 # -h, -help, --help: the comment above, then exit
 case "${1:-}" in -h | -help | --help)
   sed -n '2,/^set -euo pipefail/p' "$0" | grep '^#' | grep -v '^# -h, -help' | sed -E 's/^# ?//'
@@ -29,7 +30,11 @@ TYPES=${TYPES:-aijcusparse cmrs sellcs bce}
 REPEAT=${REPEAT:-3}
 RESULTS="$OUT_DIR/tts.jsonl"
 mkdir -p "$OUT_DIR" "$MATDIR"
-: >"$RESULTS"
+touch "$RESULTS"
+# provenance of the records: GIT_COMMIT, GIT_DIRTY and provenance_json
+# shellcheck source=bench/provenance.sh
+. "$(dirname "$0")/provenance.sh"
+prov=$(provenance_json)
 
 # name | genmat options | KSP options
 MATRICES=(
@@ -51,17 +56,18 @@ for spec in "${MATRICES[@]}"; do
       first=$(value "First product time" "$out")
       setup=$(value "Setup time" "$out")
       solve=$(value "Solve time" "$out")
-      printf '{"matrix": "%s", "type": "%s", "ksp": "%s", "rows": %s, "nnz": %s, "iterations": %s, "reason": "%s", "first_s": %s, "setup_s": %s, "solve_s": %s, "total_s": %s, "rel_err": %s, "device": "%s"}\n' \
+      printf '{"matrix": "%s", "type": "%s", "ksp": "%s", "rows": %s, "nnz": %s, "iterations": %s, "reason": "%s", "first_s": %s, "setup_s": %s, "solve_s": %s, "total_s": %s, "rel_err": %s, "device": "%s", %s}\n' \
         "$name" "$(value "Matrix type" "$out")" "$kspopts" "$(value Rows "$out")" "$(value Nonzeros "$out")" "$(value Iterations "$out")" "$(value "Converged reason" "$out")" \
         "$first" "$setup" "$solve" "$(python3 -c "print($first + $setup + $solve)")" "$(value "Relative error" "$out")" \
-        "$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 | head -n 1)" | tee -a "$RESULTS"
+        "$(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 | head -n 1)" "$prov" | tee -a "$RESULTS"
     done
   done
 done
-python3 - "$RESULTS" <<'PY'
+python3 - "$RESULTS" "${GIT_COMMIT:-unknown}" <<'PY'
 import json, statistics, sys
-recs = [json.loads(l) for l in open(sys.argv[1])]
-print(f"# Time to solution ({recs[0]['device']}; median of the repeated runs)\n")
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+recs = [r for r in recs if r.get("commit", "unknown") == sys.argv[2]]  # this run's commit (the file is append-only)
+print(f"# Time to solution ({recs[0]['device']}; commit {sys.argv[2]}; median of the repeated runs)\n")
 print("| matrix | KSP | type | iterations | first product ms | solve ms | total ms | speedup vs aijcusparse | rel. error |")
 print("|---|---|---|---:|---:|---:|---:|---:|---:|")
 ref = {}
