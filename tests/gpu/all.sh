@@ -1,13 +1,18 @@
 #!/bin/bash
-# Everything to check on a GPU host in one call, from the project root after `bash .gpu/run.sh` built build-gpu/:
-# the gpu tests, then PETSc's suite with every type (tests/petsc_suite, single-process tests unless SUITE_NP=all),
-# stopped at DEADLINE seconds after START (epoch seconds; default: now) so that the outputs are always written.
+# Everything to check on a GPU host in one call, from the project root after `bash .gpu/run.sh` built build-gpu/: the
+# steps named in STEPS (default "ctest suite"), in this order, each stopped at DEADLINE seconds after START (epoch seconds;
+# default: now) so that the outputs are always written:
+#   ctest     the gpu tests (build-gpu/)
+#   suite     PETSc's suite with every type (tests/petsc_suite; single-process tests unless SUITE_NP=all; SUITE_TYPES)
+#   sanitize  the compute-sanitizer tests, in their own build (build-san/, -DPETSCGPUFORMATS_SANITIZE=ON)
+#   debug     the gpu tests under a debug PETSc (tests/gpu/debug_petsc.sh with DEBUG_TARBALL, default .gpu/petsc-debug.tar.xz)
+#   refresh   bench/run_suite.sh refresh with -info :mat (records with rebuild and host-assembled times; the build phases)
 # Everything goes into one file, OUTDIR/gpu-checks.tar.gz (a tool that returns only a few files gets all of it).
-#   bash tests/gpu/all.sh OUTDIR            environment: START, DEADLINE (default 540), SUITE_NP (1 or all; default 1),
-#                                           SUITE_TYPES (the suite's -t), JOBS (nproc), STEPS ("ctest suite": either or both)
+#   bash tests/gpu/all.sh OUTDIR            environment: START, DEADLINE (default 540), STEPS, SUITE_NP (1 or all; default 1),
+#                                           SUITE_TYPES (the suite's -t), JOBS (nproc), DEBUG_TARBALL
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
-  sed -n '2,7p' "$0" | sed -E 's/^# ?//'
+  sed -n '2,12p' "$0" | sed -E 's/^# ?//'
   exit 0
   ;;
 esac
@@ -41,6 +46,41 @@ elif [ "$t" -gt 60 ]; then
   done
 else
   echo "no time left for PETSc's suite ($t s)"
+fi
+if [[ " $steps " == *" sanitize "* ]]; then
+  t=$(($(left) - 20))
+  if [ "$t" -gt 60 ]; then
+    {
+      cmake -S . -B build-san -DCMAKE_BUILD_TYPE=Release -DPETSCGPUFORMATS_SANITIZE=ON > "$work/gpu-checks/sanitize-build.log" 2>&1 &&
+        cmake --build build-san -j "${JOBS:-$(nproc)}" >> "$work/gpu-checks/sanitize-build.log" 2>&1 &&
+        timeout "$(($(left) - 20))" ctest --test-dir build-san -L gpu-sanitize -j 4 --output-on-failure > "$work/gpu-checks/sanitize.log" 2>&1
+    }
+    echo "sanitize rc=$?" | tee -a "$work/gpu-checks/sanitize.log"
+    grep -E "tests passed|\*\*\*|ERROR SUMMARY: [1-9]" "$work/gpu-checks/sanitize.log" | tail -20
+  else
+    echo "no time left for the sanitizer tests ($t s)"
+  fi
+fi
+if [[ " $steps " == *" debug "* ]]; then
+  t=$(($(left) - 20))
+  if [ "$t" -gt 90 ]; then
+    timeout "$t" bash tests/gpu/debug_petsc.sh "${DEBUG_TARBALL:-.gpu/petsc-debug.tar.xz}" "$work/gpu-checks/debug" > "$work/gpu-checks/debug-run.log" 2>&1
+    echo "debug rc=$?" | tee -a "$work/gpu-checks/debug-run.log"
+    tail -20 "$work/gpu-checks/debug-run.log"
+  else
+    echo "no time left for the debug PETSc ($t s)"
+  fi
+fi
+if [[ " $steps " == *" refresh "* ]]; then
+  t=$(($(left) - 20))
+  if [ "$t" -gt 60 ]; then
+    OUT="$work/gpu-checks/bench" BENCH_ARGS="-info :mat" SELLCUDA=0 timeout "$t" bash bench/run_suite.sh refresh > "$work/gpu-checks/refresh-run.log" 2>&1
+    echo "refresh rc=$?" | tee -a "$work/gpu-checks/refresh-run.log"
+    python3 bench/build_phases.py "$work/gpu-checks/bench/refresh.log" > "$work/gpu-checks/build-phases.md" 2>&1
+    head -30 "$work/gpu-checks/build-phases.md"
+  else
+    echo "no time left for the refresh benchmark ($t s)"
+  fi
 fi
 tar czf "$out/gpu-checks.tar.gz" -C "$work" gpu-checks
 rm -rf "$work"
