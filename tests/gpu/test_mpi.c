@@ -580,7 +580,8 @@ static PetscErrorCode CheckDMPlex(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A vector of the wrong size: the error MATMPIAIJCUSPARSE gives, on every rank, and no hang */
+/* A vector of the wrong size, local sizes that do not add up: the errors MATMPIAIJCUSPARSE gives, on every rank, and no
+   hang */
 static PetscErrorCode CheckErrors(void)
 {
   Case           c = {"square", 200, 200, 4, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
@@ -604,6 +605,27 @@ static PetscErrorCode CheckErrors(void)
   nchecks++;
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
+  { /* local sizes that do not add up to the global size: the error MATMPIAIJCUSPARSE gives, on every rank */
+    PetscMPIInt    size;
+    const PetscInt M        = 100;
+    MatType        types[2] = {mpitype, MATMPIAIJCUSPARSE};
+    PetscErrorCode e[2];
+
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    for (PetscInt k = 0; k < 2; k++) {
+      Mat B;
+
+      PetscCall(MatCreate(PETSC_COMM_WORLD, &B));
+      PetscCall(MatSetSizes(B, M / size + 1, M / size + 1, M, M));
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      e[k] = MatSetType(B, types[k]);
+      if (!e[k]) e[k] = MatMPIAIJSetPreallocation(B, 5, NULL, 5, NULL);
+      PetscCall(PetscPopErrorHandler());
+      PetscCall(MatDestroy(&B));
+    }
+    PetscCheck(e[0] && e[0] == e[1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Local sizes that do not add up: error %d, %d with %s", (int)e[0], (int)e[1], MATMPIAIJCUSPARSE);
+    nchecks++;
+  }
   /* and the matrix still works */
   PetscCall(CheckProducts(A, R, PETSC_FALSE, "after an error"));
   PetscCall(MatDestroy(&A));
