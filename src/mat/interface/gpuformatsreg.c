@@ -112,6 +112,10 @@ PetscErrorCode PetscGPUFormatsInitializePackage(void)
   PetscFunctionBegin;
   if (PetscGPUFormatsPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   PetscGPUFormatsPackageInitialized = PETSC_TRUE;
+#if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+  /* once for the run: a device block is freed the way it was allocated */
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_gpuformat_stream_alloc", &MatGPUFormatStreamAlloc, NULL));
+#endif
   PetscCall(MatGPUFormatRegister_Private(&MatCMRSOps));
   PetscCall(MatRegisterRootName(MATCMRS, MATSEQCMRS, MATMPICMRS));
   PetscCall(MatRegister(MATSEQCMRS, MatCreate_SeqCMRS));

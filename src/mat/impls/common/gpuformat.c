@@ -428,6 +428,7 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
       PetscCall(ctx->ops->reset(ctx->fmt));
       ctx->built = PETSC_FALSE;
       if (ierr == PETSC_ERR_MEM) {
+        PetscCall(MatGPUFormatReleaseCachedMemory_Private()); /* with -mat_gpuformat_stream_alloc: the pool keeps nothing */
         ctx->oom           = PETSC_TRUE;
         ctx->oominfo       = PETSC_FALSE;
         ctx->paramschanged = PETSC_FALSE;
@@ -771,7 +772,7 @@ static PetscErrorCode MatView_GPUFormat(Mat A, PetscViewer viewer)
     PetscCall(ctx->ops->view(ctx->fmt, viewer));
     PetscCall(ctx->ops->memory(ctx->fmt, &bytes));
     PetscCall(PetscViewerASCIIPrintf(viewer, "device memory: %.0f bytes, %.3f x the CSR arrays (%.0f bytes)\n", bytes, bytes / csrbytes, csrbytes));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "last build: %.3g s; builds %" PetscInt_FMT ", value refreshes %" PetscInt_FMT "\n", ctx->buildtime, ctx->nbuilds, ctx->nrefreshes));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "last build: %.3g s; builds %" PetscInt_FMT ", value refreshes %" PetscInt_FMT "; device memory from %s\n", ctx->buildtime, ctx->nbuilds, ctx->nrefreshes, MatGPUFormatStreamAlloc ? "the stream-ordered pool (-mat_gpuformat_stream_alloc)" : "cudaMalloc()"));
   }
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -114,6 +114,8 @@ PETSC_INTERN PetscErrorCode MatGPUFormatDeviceFree_Private(void **);
 PETSC_INTERN PetscErrorCode      MatGPUFormatBuildPhase_Private(const MatGPUFormatCSR *, const char *);
 PETSC_INTERN MatGPUFormatPhases *MatGPUFormatCurrentPhases; /* of the build running now, for the allocations' count */
 PETSC_INTERN PetscErrorCode      MatGPUFormatCheckDeviceMemory_Private(const char *, size_t);
+PETSC_INTERN PetscErrorCode      MatGPUFormatReleaseCachedMemory_Private(void);
+PETSC_INTERN PetscBool           MatGPUFormatStreamAlloc; /* -mat_gpuformat_stream_alloc, read once at the package's initialization */
 
 /*
    The device temporaries of a build, owned by the format object as a stack: a helper takes a mark (scratch.n), allocates

@@ -92,12 +92,54 @@ PetscErrorCode MatGPUFormatGatherValues_Private(PetscInt64 n, const int *perm, c
 }
 
 /* Errors, without touching the matrix, when `bytes` more device memory than is free would be needed */
+/*
+   -mat_gpuformat_stream_alloc (read once, when the package is initialized): the formats' device memory comes from the
+   device's default memory pool in stream order (cudaMallocAsync()/cudaFreeAsync() on PETSc's current stream), the pool
+   PETSc's own vectors use and keeps cached (PETSc sets its release threshold to the maximum), instead of cudaMalloc() and
+   cudaFree(), which waits for the whole device. The choice never changes during a run: a block is freed the way it was
+   allocated.
+*/
+PetscBool MatGPUFormatStreamAlloc = PETSC_FALSE;
+
+/* The device's default memory pool: bytes it holds and does not use (free to it, not to cudaMalloc()) */
+static PetscErrorCode MatGPUFormatPoolUnused(size_t *bytes)
+{
+  int           dev;
+  cudaMemPool_t pool;
+  cuuint64_t    reserved = 0, used = 0;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaGetDevice(&dev));
+  PetscCallCUDA(cudaDeviceGetDefaultMemPool(&pool, dev));
+  PetscCallCUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+  PetscCallCUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+  *bytes = reserved > used ? (size_t)(reserved - used) : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After a build that ran out of memory: the pool gives back what it caches, so that the failed build holds nothing */
+PetscErrorCode MatGPUFormatReleaseCachedMemory_Private(void)
+{
+  int           dev;
+  cudaMemPool_t pool;
+
+  PetscFunctionBegin;
+  if (!MatGPUFormatStreamAlloc) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallCUDA(cudaDeviceSynchronize());
+  PetscCallCUDA(cudaGetDevice(&dev));
+  PetscCallCUDA(cudaDeviceGetDefaultMemPool(&pool, dev));
+  PetscCallCUDA(cudaMemPoolTrimTo(pool, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatGPUFormatCheckDeviceMemory_Private(const char *title, size_t bytes)
 {
-  size_t freebytes, totalbytes;
+  size_t freebytes, totalbytes, pooled = 0;
 
   PetscFunctionBegin;
   PetscCallCUDA(cudaMemGetInfo(&freebytes, &totalbytes));
+  if (MatGPUFormatStreamAlloc) PetscCall(MatGPUFormatPoolUnused(&pooled)); /* free to our allocations too */
+  freebytes += pooled;
   PetscCheck(bytes <= freebytes, PETSC_COMM_SELF, PETSC_ERR_MEM,
              "The %s format of this matrix needs %zu bytes of device memory, but %zu of %zu are free. The matrix is unchanged; "
              "it can still be used after MatConvert(A, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, &A)",
@@ -133,7 +175,12 @@ PetscErrorCode MatGPUFormatDeviceMalloc_Private(const char *title, size_t bytes,
   *ptr = NULL;
   if (!bytes) PetscFunctionReturn(PETSC_SUCCESS);
   if (ph && ph->on) PetscCall(PetscTime(&t0));
-  err = cudaMalloc(ptr, bytes);
+  if (MatGPUFormatStreamAlloc) {
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    err = cudaMallocAsync(ptr, bytes, stream);
+  } else err = cudaMalloc(ptr, bytes);
   if (ph && ph->on) {
     PetscCall(PetscTime(&t1));
     ph->mallocs++;
@@ -156,7 +203,12 @@ PetscErrorCode MatGPUFormatDeviceFree_Private(void **ptr)
 
   PetscFunctionBegin;
   if (*ptr && ph && ph->on) PetscCall(PetscTime(&t0));
-  if (*ptr) PetscCallCUDA(cudaFree(*ptr));
+  if (*ptr && MatGPUFormatStreamAlloc) {
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCallCUDA(cudaFreeAsync(*ptr, stream));
+  } else if (*ptr) PetscCallCUDA(cudaFree(*ptr));
   if (*ptr && ph && ph->on) {
     PetscCall(PetscTime(&t1));
     ph->frees++;
