@@ -6,7 +6,7 @@
 #   suite     PETSc's suite with every type (tests/petsc_suite; single-process tests unless SUITE_NP=all; SUITE_TYPES)
 #   sanitize  the compute-sanitizer tests, in their own build (build-san/, -DPETSCGPUFORMATS_SANITIZE=ON)
 #   debug     the gpu tests under a debug PETSc (tests/gpu/debug_petsc.sh with DEBUG_TARBALL, default .gpu/petsc-debug.tar.xz)
-#   refresh   bench/run_suite.sh refresh with -info :mat (records with rebuild and host-assembled times; the build phases)
+#   refresh   bench/run_suite.sh refresh (records with rebuild and host-assembled times), then the build phases (-info)
 # Everything goes into one file, OUTDIR/gpu-checks.tar.gz (a tool that returns only a few files gets all of it).
 #   bash tests/gpu/all.sh OUTDIR            environment: START, DEADLINE (default 540), STEPS, SUITE_NP (1 or all; default 1),
 #                                           SUITE_TYPES (the suite's -t), JOBS (nproc), DEBUG_TARBALL
@@ -50,12 +50,22 @@ fi
 if [[ " $steps " == *" sanitize "* ]]; then
   t=$(($(left) - 20))
   if [ "$t" -gt 60 ]; then
-    {
-      cmake -S . -B build-san -DCMAKE_BUILD_TYPE=Release -DPETSCGPUFORMATS_SANITIZE=ON > "$work/gpu-checks/sanitize-build.log" 2>&1 &&
-        cmake --build build-san -j "${JOBS:-$(nproc)}" >> "$work/gpu-checks/sanitize-build.log" 2>&1 &&
-        timeout "$(($(left) - 20))" ctest --test-dir build-san -L gpu-sanitize -j 4 --output-on-failure > "$work/gpu-checks/sanitize.log" 2>&1
-    }
-    echo "sanitize rc=$?" | tee -a "$work/gpu-checks/sanitize.log"
+    # the build too runs within the deadline; the tests get what is left of it, if anything
+    # shellcheck disable=SC2016
+    timeout "$t" bash -c 'cmake -S . -B build-san -DCMAKE_BUILD_TYPE=Release -DPETSCGPUFORMATS_SANITIZE=ON && cmake --build build-san -j "$1"' _ "${JOBS:-$(nproc)}" > "$work/gpu-checks/sanitize-build.log" 2>&1
+    rc=$?
+    t=$(($(left) - 20))
+    if [ "$rc" != 0 ]; then
+      echo "the sanitizer build failed or ran out of time (rc $rc)" > "$work/gpu-checks/sanitize.log"
+      tail -20 "$work/gpu-checks/sanitize-build.log" >> "$work/gpu-checks/sanitize.log"
+    elif [ "$t" -gt 10 ]; then
+      timeout "$t" ctest --test-dir build-san -L gpu-sanitize -j 4 --output-on-failure > "$work/gpu-checks/sanitize.log" 2>&1
+      rc=$?
+    else
+      echo "no time left for the sanitizer tests after their build" > "$work/gpu-checks/sanitize.log"
+      rc=124
+    fi
+    echo "sanitize rc=$rc" | tee -a "$work/gpu-checks/sanitize.log"
     grep -E "tests passed|\*\*\*|ERROR SUMMARY: [1-9]" "$work/gpu-checks/sanitize.log" | tail -20
   else
     echo "no time left for the sanitizer tests ($t s)"
@@ -74,9 +84,16 @@ fi
 if [[ " $steps " == *" refresh "* ]]; then
   t=$(($(left) - 20))
   if [ "$t" -gt 60 ]; then
-    OUT="$work/gpu-checks/bench" BENCH_ARGS="-info :mat" SELLCUDA=0 timeout "$t" bash bench/run_suite.sh refresh > "$work/gpu-checks/refresh-run.log" 2>&1
+    # the records without -info (its synchronisations would lengthen the builds), then the phases of one run per matrix
+    OUT="$work/gpu-checks/bench" SELLCUDA=0 timeout "$t" bash bench/run_suite.sh refresh > "$work/gpu-checks/refresh-run.log" 2>&1
     echo "refresh rc=$?" | tee -a "$work/gpu-checks/refresh-run.log"
-    python3 bench/build_phases.py "$work/gpu-checks/bench/refresh.log" > "$work/gpu-checks/build-phases.md" 2>&1
+    for m in "lap2d5 -grid 2048" "rmat -scale 20 -edge_factor 16" "circuit -rows 4000000"; do
+      t=$(($(left) - 20))
+      [ "$t" -gt 10 ] || break
+      # shellcheck disable=SC2086
+      timeout "$t" build-gpu/examples/bench_spmv -matrix $m -types aijcusparse,cmrs,sellcs,bce -batches 1 -reps 5 -warmup 1 -info :mat >> "$work/gpu-checks/phases.log" 2>&1
+    done
+    python3 bench/build_phases.py "$work/gpu-checks/phases.log" > "$work/gpu-checks/build-phases.md" 2>&1
     head -30 "$work/gpu-checks/build-phases.md"
   else
     echo "no time left for the refresh benchmark ($t s)"

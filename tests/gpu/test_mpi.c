@@ -606,17 +606,20 @@ static PetscErrorCode CheckErrors(void)
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
   { /* local sizes that do not add up to the global size: the error MATMPIAIJCUSPARSE gives, on every rank */
-    PetscMPIInt    size;
+    PetscMPIInt    size, rank;
     const PetscInt M        = 100;
     MatType        types[2] = {mpitype, MATMPIAIJCUSPARSE};
     PetscErrorCode e[2];
+    PetscInt       m;
 
     PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    m = rank == size - 1 ? M - (size - 1) * (M / size) - 1 : M / size; /* each at most M (MatSetSizes() checks that), M - 1 in all */
     for (PetscInt k = 0; k < 2; k++) {
       Mat B;
 
       PetscCall(MatCreate(PETSC_COMM_WORLD, &B));
-      PetscCall(MatSetSizes(B, M / size + 1, M / size + 1, M, M));
+      PetscCall(MatSetSizes(B, m, m, M, M));
       PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
       e[k] = MatSetType(B, types[k]);
       if (!e[k]) e[k] = MatMPIAIJSetPreallocation(B, 5, NULL, 5, NULL);

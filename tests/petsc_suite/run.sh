@@ -169,15 +169,23 @@ goal=all
 stopped=0
 on_term() {
   stopped=1
-  [ -n "${mpid:-}" ] && kill -TERM -- "-$mpid" 2> /dev/null
+  if [ -n "${mpid:-}" ]; then kill -TERM -- "-$mpid" 2> /dev/null || true; fi
 }
 trap on_term TERM INT
 setsid make --no-print-directory -j "$JOBS" -f "$OUTDIR/work/Makefile" "$goal" &
 mpid=$!
-while ! wait "$mpid"; do
-  kill -0 "$mpid" 2> /dev/null || break
+make_rc=0
+while true; do
+  if wait "$mpid"; then
+    make_rc=0
+    break
+  else
+    make_rc=$?
+  fi
+  kill -0 "$mpid" 2> /dev/null || break # make has ended (a trapped signal also ends the wait while it still runs)
 done
 trap - TERM INT
+[ "$stopped" = 1 ] || [ "$make_rc" = 0 ] || echo "== make exited with status $make_rc (a step of a type failed)" >&2
 T_END=$(now)
 for T in $TYPES; do
   W=$OUTDIR/work/$T

@@ -428,12 +428,16 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
       PetscCall(ctx->ops->reset(ctx->fmt));
       ctx->built = PETSC_FALSE;
       if (ierr == PETSC_ERR_MEM) {
-        PetscCall(MatGPUFormatReleaseCachedMemory_Private()); /* with -mat_gpuformat_stream_alloc: the pool keeps nothing */
+        PetscErrorCode terr;
+
         ctx->oom           = PETSC_TRUE;
         ctx->oominfo       = PETSC_FALSE;
         ctx->paramschanged = PETSC_FALSE;
         ctx->oomnzstate    = nzstate;
         ctx->oomid         = id;
+        /* with -mat_gpuformat_stream_alloc the pool keeps nothing either; the out-of-memory error stays the one reported */
+        terr = MatGPUFormatReleaseCachedMemory_Private();
+        (void)terr;
       }
       PetscCall(ierr);
     }

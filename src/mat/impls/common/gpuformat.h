@@ -92,6 +92,7 @@ PETSC_INTERN PetscErrorCode MatGPUFormatInvalidate_Private(Mat);
 #if defined(__cplusplus)
   #include <exception>
   #include <new>
+  #include <stdexcept>
 /* A Thrust call that may throw (allocation, CUDA errors) becomes a PETSc error; out of memory is PETSC_ERR_MEM */
   #define MatGPUFormatCallThrust(...)                                                            \
     do {                                                                                         \
@@ -171,15 +172,18 @@ __device__ __forceinline__ PetscScalar MatGPUFormatWarpSum(PetscScalar sum)
 #if defined(__CUDACC__) && !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
   #include <thrust/execution_policy.h>
 /* Thrust's temporary storage through the common layer's checked allocations, so that a build's -info line counts them
-   and running out of memory names the bytes; a failure is std::bad_alloc, which MatGPUFormatCallThrust() turns into
-   PETSC_ERR_MEM */
+   and running out of memory names the bytes; out of memory is std::bad_alloc, which MatGPUFormatCallThrust() turns into
+   PETSC_ERR_MEM, any other failure std::runtime_error (PETSC_ERR_LIB) */
 struct MatGPUFormatThrustAllocator {
   typedef char value_type;
   char        *allocate(std::ptrdiff_t bytes)
   {
     void *p = NULL;
 
-    if (MatGPUFormatDeviceMalloc_Private("Thrust temporary", (size_t)bytes, &p) != PETSC_SUCCESS) throw std::bad_alloc();
+    const PetscErrorCode ierr = MatGPUFormatDeviceMalloc_Private("Thrust temporary", (size_t)bytes, &p);
+
+    if (ierr == PETSC_ERR_MEM) throw std::bad_alloc();
+    if (ierr) throw std::runtime_error("a device allocation for Thrust failed, not for lack of memory");
     return (char *)p;
   }
   void deallocate(char *p, size_t)
