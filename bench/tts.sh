@@ -63,10 +63,12 @@ for spec in "${MATRICES[@]}"; do
     done
   done
 done
-python3 - "$RESULTS" "${GIT_COMMIT:-unknown}" <<'PY'
+python3 - "$RESULTS" "${GIT_COMMIT:-unknown}" "${GIT_DIRTY:-}" <<'PY'
 import json, statistics, sys
 recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-recs = [r for r in recs if r.get("commit", "unknown") == sys.argv[2]]  # this run's commit (the file is append-only)
+dirty = {"1": True, "0": False}.get(sys.argv[3])
+# this run's commit and dirty flag (the file is append-only; reruns of the same state are pooled)
+recs = [r for r in recs if r.get("commit") == sys.argv[2] and r.get("dirty") == dirty]
 print(f"# Time to solution ({recs[0]['device']}; commit {sys.argv[2]}; median of the repeated runs)\n")
 print("| matrix | KSP | type | iterations | first product ms | solve ms | total ms | speedup vs aijcusparse | rel. error |")
 print("|---|---|---|---:|---:|---:|---:|---:|---:|")
