@@ -858,7 +858,8 @@ static PetscErrorCode CheckOptionsAndErrors(void)
 
 /* 6: out of device memory. With most of the free memory taken, the first product's build fails with a clear error
    (PETSC_ERR_MEM, naming the format and the bytes), holds no device memory afterwards, and the next products go through
-   cuSPARSE's CSR (aijcusparse's product) and are right; after a parameter change, with the memory back, the format is built */
+   cuSPARSE's CSR (aijcusparse's product) and are right; after a parameter change, with the memory back, the format is
+   built; a value refresh then runs with almost no memory free (it allocates nothing) */
 static PetscErrorCode CheckOutOfMemory(void)
 {
   const PetscInt     m = 1000000;
@@ -946,6 +947,27 @@ static PetscErrorCode CheckOutOfMemory(void)
   PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
   PetscCheck(bytes > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No format built after the memory came back");
   PetscCall(CheckAgainstReference(A, "after running out of memory"));
+
+  /* a value refresh needs no device memory: with 64 MB left (the format takes more), new values reach the product */
+  PetscCall(MatScale(A, 2.0));
+  PetscCall(VecSet(y, NAN));
+  PetscCallCUDA(cudaDeviceSynchronize());
+  PetscCallCUDA(cudaMemGetInfo(&free0, &total));
+  PetscCheck(bytes > 64.0 * 1024 * 1024 && free0 > ((size_t)64 << 20), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The matrix is too small for the refresh check");
+  PetscCallCUDA(cudaMalloc(&hog, free0 - ((size_t)64 << 20)));
+  PetscCall(MatMult(A, x, y));
+  PetscCallCUDA(cudaDeviceSynchronize());
+  PetscCallCUDA(cudaFree(hog));
+  PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
+  PetscCheck(bytes > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The format is gone after a refresh with little memory");
+  PetscCall(VecAXPY(y, -2.0, yr));
+  {
+    PetscReal e, r;
+
+    PetscCall(VecNorm(y, NORM_INFINITY, &e));
+    PetscCall(VecNorm(yr, NORM_INFINITY, &r));
+    PetscCheck(e <= 2e-12 * r, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Product after a refresh with little memory: error %g", (double)(e / (2 * r)));
+  }
   PetscCall(SetTestOption(fmt->option, NULL));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
