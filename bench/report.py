@@ -222,10 +222,6 @@ def print_value_changes(data):
     rows = [r for r in data if r.get("value_change_us") is not None and r.get("median_us")]
     if not rows:
         return
-    extra = {}
-    for rec in rows:
-        if rec.get("type") == REFERENCE_TYPE:
-            extra.setdefault(matrix_key(rec), []).append(rec["value_change_us"] - rec["median_us"])
     print(
         "Products right after a change of values (`MatScale(B, -1)` before each): µs per product, and the "
         "refresh, the extra time over aijcusparse's extra time (its `MatScale()`):\n"
@@ -233,10 +229,7 @@ def print_value_changes(data):
     print("| matrix | rows | type / entry | product µs | after a value change µs | refresh µs |")
     print("|---|---:|---|---:|---:|---:|")
     for rec in rows:
-        ref = extra.get(matrix_key(rec))
-        refresh = None
-        if ref and rec.get("type") != REFERENCE_TYPE:
-            refresh = rec["value_change_us"] - rec["median_us"] - statistics.median(ref)
+        refresh = refresh_us(rec, rows)
         print(
             f"| {md(rec.get('matrix', '?'))} | {fmt(rec.get('rows'), ',')} | {entry_label(rec)} | {fmt(rec['median_us'], '.1f')} | "
             f"{fmt(rec['value_change_us'], '.1f')} | {fmt(refresh, '.1f')} |"

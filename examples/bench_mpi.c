@@ -143,11 +143,7 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Parallel SpMV benchmark options", NULL);
   PetscCall(PetscOptionsString("-types", "Comma separated list of entries: a type, or a type/offdiag", NULL, types, types, sizeof(types), NULL));
-  PetscCall(PetscOptionsBoundedInt("-warmup", "Untimed products before timing", NULL, t.warmup, &t.warmup, NULL, 0));
-  PetscCall(PetscOptionsBoundedInt("-batches", "Number of timed batches", NULL, t.batches, &t.batches, NULL, 1));
-  PetscCall(PetscOptionsBoundedInt("-reps", "Products per timed batch", NULL, t.reps, &t.reps, NULL, 1));
-  PetscCall(PetscOptionsBoundedInt("-bw_mib", "MiB per buffer of the copy bandwidth measurement", NULL, bw_mib, &bw_mib, NULL, 1));
-  PetscCall(PetscOptionsBoundedInt("-bw_reps", "Timed copies of the copy bandwidth measurement", NULL, bw_reps, &bw_reps, NULL, 1));
+  PetscCall(BenchTimingOptions(PetscOptionsObject, &t.warmup, &t.batches, &t.reps, &bw_mib, &bw_reps));
   PetscCall(PetscOptionsString("-json_out", "Also append the JSON records to this file (rank 0)", NULL, json_out, json_out, sizeof(json_out), &flg_json));
   PetscOptionsEnd();
   {

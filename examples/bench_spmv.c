@@ -756,11 +756,7 @@ int main(int argc, char **argv)
   PetscOptionsBegin(PETSC_COMM_SELF, NULL, "SpMV benchmark options", NULL);
   PetscCall(PetscOptionsString("-types", "Comma separated list of type[/option=value...] entries", NULL, types, types, sizeof(types), NULL));
   PetscCall(PetscOptionsBoundedReal("-tol", "Largest accepted relative error against MATSEQAIJCUSPARSE", NULL, ctx.tol, &ctx.tol, NULL, 0.0));
-  PetscCall(PetscOptionsBoundedInt("-warmup", "Untimed products before timing", NULL, ctx.warmup, &ctx.warmup, NULL, 0));
-  PetscCall(PetscOptionsBoundedInt("-batches", "Number of timed batches", NULL, ctx.batches, &ctx.batches, NULL, 1));
-  PetscCall(PetscOptionsBoundedInt("-reps", "Products per timed batch", NULL, ctx.reps, &ctx.reps, NULL, 1));
-  PetscCall(PetscOptionsBoundedInt("-bw_mib", "MiB per buffer of the copy bandwidth measurement", NULL, bw_mib, &bw_mib, NULL, 1));
-  PetscCall(PetscOptionsBoundedInt("-bw_reps", "Timed copies of the copy bandwidth measurement", NULL, bw_reps, &bw_reps, NULL, 1));
+  PetscCall(BenchTimingOptions(PetscOptionsObject, &ctx.warmup, &ctx.batches, &ctx.reps, &bw_mib, &bw_reps));
   PetscCall(PetscOptionsString("-json_out", "Also append the JSON records to this file", NULL, json_out, json_out, sizeof(json_out), &flg_json));
   PetscOptionsEnd();
   {

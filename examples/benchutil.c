@@ -125,3 +125,14 @@ PetscErrorCode BenchProvenanceJSON(const BenchProvenance *p, char buf[], size_t 
   PetscCall(PetscSNPrintf(buf, len, "\"commit\": \"%s\", \"dirty\": %s, \"cuda_driver\": \"%d.%d\", \"cuda_runtime\": \"%d.%d\", \"petsc\": \"%s\"", commit, p->dirty[0] ? (p->dirty[0] == '1' ? "true" : "false") : "null", p->driver / 1000, (p->driver % 1000) / 10, p->runtime / 1000, (p->runtime % 1000) / 10, petsc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscErrorCode BenchTimingOptions(PetscOptionItems *PetscOptionsObject, PetscInt *warmup, PetscInt *batches, PetscInt *reps, PetscInt *bw_mib, PetscInt *bw_reps)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsBoundedInt("-warmup", "Untimed products before timing", NULL, *warmup, warmup, NULL, 0));
+  PetscCall(PetscOptionsBoundedInt("-batches", "Number of timed batches", NULL, *batches, batches, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-reps", "Products per timed batch", NULL, *reps, reps, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-bw_mib", "MiB per buffer of the copy bandwidth measurement", NULL, *bw_mib, bw_mib, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-bw_reps", "Timed copies of the copy bandwidth measurement", NULL, *bw_reps, bw_reps, NULL, 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

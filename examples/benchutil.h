@@ -22,3 +22,6 @@ PETSC_EXTERN PetscErrorCode BenchGetProvenance(BenchProvenance *);
 /* The provenance as JSON members, without braces: "commit": ..., "dirty": true|false|null, "cuda_driver": "13.0",
    "cuda_runtime": "13.0", "petsc": ... */
 PETSC_EXTERN PetscErrorCode BenchProvenanceJSON(const BenchProvenance *, char[], size_t);
+
+/* The options both benchmarks take, inside their options block: -warmup, -batches, -reps, -bw_mib, -bw_reps */
+PETSC_EXTERN PetscErrorCode BenchTimingOptions(PetscOptionItems *, PetscInt *, PetscInt *, PetscInt *, PetscInt *, PetscInt *);

@@ -115,11 +115,27 @@ static PetscErrorCode MatGPUFormatSetGPUOps_Private(Mat A, PetscBool on)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatGPUFormatSetOps_Private(Mat A, MatGPUFormatOps *ops, PetscBool on)
+/*
+   The functions composed on a matrix of one of our types (on) or removed from it: MatConvert() from type to the cuSPARSE
+   and host types of its kind, and the "anytype" product hook, which PETSc's product dispatch asks for when the operands'
+   product operations differ (ours with aijcusparse, aij, dense). One place for the sequential and parallel types.
+*/
+PetscErrorCode MatGPUFormatComposeFunctions_Private(Mat A, const char *type, const char *cusparse, const char *host, PetscBool on)
 {
-  const char *targets[] = {MATSEQAIJCUSPARSE, MATSEQAIJ};
+  const char *targets[] = {cusparse, host};
   char        name[256];
 
+  PetscFunctionBegin;
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(targets); i++) {
+    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", type, targets[i]));
+    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_GPUFormat_AIJCUSPARSE : NULL));
+  }
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", on ? MatProductSetFromOptions_GPUFormat : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGPUFormatSetOps_Private(Mat A, MatGPUFormatOps *ops, PetscBool on)
+{
   PetscFunctionBegin;
   if (!A->boundtocpu) PetscCall(MatGPUFormatSetGPUOps_Private(A, on));
   A->ops->duplicate         = on ? MatDuplicate_GPUFormat : MatGPUFormatBaseOps.duplicate;
@@ -132,12 +148,7 @@ static PetscErrorCode MatGPUFormatSetOps_Private(Mat A, MatGPUFormatOps *ops, Pe
   A->ops->convertfrom       = on ? MatConvertFrom_GPUFormat : MatGPUFormatBaseOps.convertfrom;
   A->ops->getblockdiagonal  = on ? MatGetBlockDiagonal_GPUFormat : MatGPUFormatBaseOps.getblockdiagonal;
   A->ops->getvblockdiagonal = on ? MatGetBlockDiagonal_GPUFormat : MatGPUFormatBaseOps.getvblockdiagonal;
-  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(targets); i++) {
-    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", ops->seqtype, targets[i]));
-    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_GPUFormat_AIJCUSPARSE : NULL));
-  }
-  /* PETSc's product dispatch asks for this when the operands' product operations differ (ours with aijcusparse, seqaij, dense) */
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", on ? MatProductSetFromOptions_GPUFormat : NULL));
+  PetscCall(MatGPUFormatComposeFunctions_Private(A, ops->seqtype, MATSEQAIJCUSPARSE, MATSEQAIJ, on));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -282,11 +293,12 @@ PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *ctx, PetscOption
 }
 
 /*
-   Reads the options of every type and of the format (with A's prefix) inside an options block; *changed: a parameter of
-   the format now differs from before (its format must be rebuilt). Options are read here, at a conversion to one of our
+   Reads the options of every type and of the format (with A's prefix) inside an options block, and applies them: a
+   parameter of the format that changed invalidates the format (and a parallel matrix's blocks take it); otherwise a
+   parallel matrix's blocks only follow -mat_gpuformat_offdiag. Options are read here, at a conversion to one of our
    types and in MatSetFromOptions(), never in a product.
 */
-PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat A, Mat_GPUFormat *ctx, PetscOptionItems *PetscOptionsObject, PetscBool *changed)
+PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat A, Mat_GPUFormat *ctx, PetscOptionItems *PetscOptionsObject)
 {
   void          *before;
   PetscBool      same;
@@ -303,27 +315,23 @@ PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat A, Mat_GPUFormat *ctx, Pet
   }
   PetscCall(ierr);
   PetscCall(ctx->ops->sameparams(before, ctx->fmt, &same));
-  PetscCall(PetscFree(before)); /* a fresh object holds no device data */
-  *changed = (PetscBool)!same;
+  PetscCall(PetscFree(before));                            /* a fresh object holds no device data */
+  if (!same) PetscCall(MatGPUFormatInvalidate_Private(A)); /* rebuilt at the next product; not when no parameter changed */
+  else if (ctx->mpi) PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Reads the options of a matrix outside MatSetFromOptions(): at its conversion to one of our types */
 PetscErrorCode MatGPUFormatReadOptions_Private(Mat A, Mat_GPUFormat *ctx)
 {
-  PetscBool changed, printed;
+  PetscBool printed;
 
   PetscFunctionBegin;
   printed = ((PetscObject)A)->optionsprinted;
   PetscObjectOptionsBegin((PetscObject)A);
-  PetscCall(MatGPUFormatSetFromOptions_Private(A, ctx, PetscOptionsObject, &changed));
+  PetscCall(MatGPUFormatSetFromOptions_Private(A, ctx, PetscOptionsObject));
   PetscOptionsEnd();
   ((PetscObject)A)->optionsprinted = printed; /* MatSetFromOptions() -help still prints the options of A afterwards */
-  if (changed) {
-    ctx->built         = PETSC_FALSE;
-    ctx->paramschanged = PETSC_TRUE;
-    if (ctx->mpi) PetscCall(MatGPUFormatMPIPropagateParams_Private(A));
-  } else if (ctx->mpi) PetscCall(MatGPUFormatMPISyncBlocks_Private(A)); /* -mat_gpuformat_offdiag, not a parameter of the format */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -737,17 +745,14 @@ static PetscErrorCode MatSetFromOptions_GPUFormat(Mat A, PetscOptionItems *Petsc
 {
   Mat_GPUFormat *ctx;
   char           head[64];
-  PetscBool      changed;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   PetscCall(MatGPUFormatBaseOps.setfromoptions(A, PetscOptionsObject));
   PetscCall(PetscSNPrintf(head, sizeof(head), "%s options", ctx->ops->title));
   PetscOptionsHeadBegin(PetscOptionsObject, head);
-  PetscCall(MatGPUFormatSetFromOptions_Private(A, ctx, PetscOptionsObject, &changed));
+  PetscCall(MatGPUFormatSetFromOptions_Private(A, ctx, PetscOptionsObject));
   PetscOptionsHeadEnd();
-  if (changed) ctx->built = PETSC_FALSE; /* rebuilt at the next product; not when no parameter changed */
-  if (changed) ctx->paramschanged = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

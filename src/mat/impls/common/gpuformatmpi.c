@@ -60,9 +60,6 @@ static PetscErrorCode MatGPUFormatMPICtxDestroy(void *ptr)
 
 static PetscErrorCode MatGPUFormatMPISetOps_Private(Mat A, MatGPUFormatOps *ops, PetscBool on)
 {
-  const char *targets[] = {MATMPIAIJCUSPARSE, MATMPIAIJ};
-  char        name[256];
-
   PetscFunctionBegin;
   A->ops->mult                  = on ? MatMult_MPIGPUFormat : MatGPUFormatMPIBaseOps.mult;
   A->ops->multadd               = on ? MatMultAdd_MPIGPUFormat : MatGPUFormatMPIBaseOps.multadd;
@@ -75,11 +72,7 @@ static PetscErrorCode MatGPUFormatMPISetOps_Private(Mat A, MatGPUFormatOps *ops,
   A->ops->view                  = on ? MatView_MPIGPUFormat : MatGPUFormatMPIBaseOps.view;
   A->ops->convertfrom           = on ? MatConvertFrom_GPUFormat : MatGPUFormatMPIBaseOps.convertfrom;
   A->ops->productsetfromoptions = on ? MatProductSetFromOptions_GPUFormat : MatGPUFormatMPIBaseOps.productsetfromoptions;
-  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(targets); i++) {
-    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", ops->mpitype, targets[i]));
-    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_GPUFormat_AIJCUSPARSE : NULL));
-  }
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", on ? MatProductSetFromOptions_GPUFormat : NULL));
+  PetscCall(MatGPUFormatComposeFunctions_Private(A, ops->mpitype, MATMPIAIJCUSPARSE, MATMPIAIJ, on));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -318,17 +311,14 @@ static PetscErrorCode MatSetFromOptions_MPIGPUFormat(Mat A, PetscOptionItems *Pe
 {
   Mat_GPUFormat *ctx;
   char           head[64];
-  PetscBool      changed;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   PetscCall(MatGPUFormatMPIBaseOps.setfromoptions(A, PetscOptionsObject));
   PetscCall(PetscSNPrintf(head, sizeof(head), "%s options (parallel)", ctx->ops->title));
   PetscOptionsHeadBegin(PetscOptionsObject, head);
-  PetscCall(MatGPUFormatSetFromOptions_Private(A, ctx, PetscOptionsObject, &changed));
+  PetscCall(MatGPUFormatSetFromOptions_Private(A, ctx, PetscOptionsObject));
   PetscOptionsHeadEnd();
-  if (changed) PetscCall(MatGPUFormatMPIPropagateParams_Private(A)); /* the blocks are rebuilt only when a parameter changed */
-  else PetscCall(MatGPUFormatMPISyncBlocks_Private(A));              /* -mat_gpuformat_offdiag */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
