@@ -37,6 +37,8 @@ static const char help[] = "The parallel petsc-gpuformats types against MATMPIAI
 
 static char      format[64] = "cmrs", mpitype[128], seqtype[128];
 static PetscBool offdiag;
+/* the blocks take the parallel matrix's types by its next product, not at once (after MatAXPY() with a new pattern) */
+static PetscBool blocks_at_product;
 static PetscInt  nchecks;
 
 typedef struct {
@@ -232,7 +234,7 @@ static PetscErrorCode CheckProducts(Mat A, Mat R, PetscBool naninf, const char *
   char        msg[256];
 
   PetscFunctionBeginUser;
-  PetscCall(CheckTypes(A, what));
+  if (!blocks_at_product) PetscCall(CheckTypes(A, what));
   PetscCall(MatCreateVecs(A, &xa, &ya));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)xa, &cuda, VECMPICUDA, VECSEQCUDA, ""));
   PetscCheck(cuda, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: MatCreateVecs() gave %s", what, ((PetscObject)xa)->type_name);
@@ -292,6 +294,7 @@ static PetscErrorCode CheckProducts(Mat A, Mat R, PetscBool naninf, const char *
     PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
     PetscCheck(!(info.nz_used > 0 && m > 0) || bytes > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the format of the diagonal block was never built", what);
   }
+  PetscCall(CheckTypes(A, what)); /* and after the products */
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&xa));
   PetscCall(VecDestroy(&ya));
@@ -441,7 +444,9 @@ static PetscErrorCode RunCase(const Case *c, const char *how, PetscInt seed)
     PetscCall(MatAXPY(A, 0.5, At, DIFFERENT_NONZERO_PATTERN));
     PetscCall(MatAXPY(R, 0.5, Rt, DIFFERENT_NONZERO_PATTERN));
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s built by %s, MatAXPY with its transpose", c->name, how));
+    blocks_at_product = PETSC_TRUE; /* MatAXPY() is PETSc's own (see gpuformatmpi.c): the blocks follow at the product */
     PetscCall(CheckProducts(A, R, PETSC_FALSE, what));
+    blocks_at_product = PETSC_FALSE;
     PetscCall(MatDestroy(&At));
     PetscCall(MatDestroy(&Rt));
     /* transposed in place: MatHeaderMerge() again */

@@ -26,7 +26,6 @@ static PetscErrorCode MatMult_MPIGPUFormat(Mat, Vec, Vec);
 static PetscErrorCode MatMultAdd_MPIGPUFormat(Mat, Vec, Vec, Vec);
 static PetscErrorCode MatAssemblyEnd_MPIGPUFormat(Mat, MatAssemblyType);
 static PetscErrorCode MatDuplicate_MPIGPUFormat(Mat, MatDuplicateOption, Mat *);
-static PetscErrorCode MatAXPY_MPIGPUFormat(Mat, PetscScalar, Mat, MatStructure);
 static PetscErrorCode MatTranspose_MPIGPUFormat(Mat, MatReuse, Mat *);
 static PetscErrorCode MatDestroy_MPIGPUFormat(Mat);
 static PetscErrorCode MatSetFromOptions_MPIGPUFormat(Mat, PetscOptionItems *);
@@ -65,7 +64,6 @@ static PetscErrorCode MatGPUFormatMPISetOps_Private(Mat A, MatGPUFormatOps *ops,
   A->ops->multadd               = on ? MatMultAdd_MPIGPUFormat : MatGPUFormatMPIBaseOps.multadd;
   A->ops->assemblyend           = on ? MatAssemblyEnd_MPIGPUFormat : MatGPUFormatMPIBaseOps.assemblyend;
   A->ops->duplicate             = on ? MatDuplicate_MPIGPUFormat : MatGPUFormatMPIBaseOps.duplicate;
-  A->ops->axpy                  = on ? MatAXPY_MPIGPUFormat : MatGPUFormatMPIBaseOps.axpy;
   A->ops->transpose             = on ? MatTranspose_MPIGPUFormat : MatGPUFormatMPIBaseOps.transpose;
   A->ops->destroy               = on ? MatDestroy_MPIGPUFormat : MatGPUFormatMPIBaseOps.destroy;
   A->ops->setfromoptions        = on ? MatSetFromOptions_MPIGPUFormat : MatGPUFormatMPIBaseOps.setfromoptions;
@@ -252,17 +250,12 @@ static PetscErrorCode MatAssemblyEnd_MPIGPUFormat(Mat A, MatAssemblyType mode)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* MatAXPY() with a new pattern and MatTranspose() in place build another matrix of the type, with default parameters, and
-   put its data under A with MatHeaderMerge(), which keeps A's context: the new blocks take A's parameters at once */
-static PetscErrorCode MatAXPY_MPIGPUFormat(Mat Y, PetscScalar a, Mat X, MatStructure str)
-{
-  PetscFunctionBegin;
-  PetscCall(MatGPUFormatMPIBaseOps.axpy(Y, a, X, str));
-  PetscCall(MatGPUFormatMPISyncBlocks_Private(Y));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* and a new transpose, of the type, takes A's parameters, as a duplicate does */
+/* MatTranspose() in place builds another matrix of the type, with default parameters, and puts its data under A with
+   MatHeaderMerge(), which keeps A's context: the new blocks take A's parameters at once. (MatAXPY() with a new pattern
+   does the same, but is not wrapped: PETSc's MatAXPY() takes the type's own fast path only for operands whose axpy
+   operations are the same function, so a wrapper would send ours with mpiaijcusparse to the generic one; its blocks
+   take A's parameters before the next product, in MatGPUFormatMPIPrepare_Private().) A new transpose, of the type,
+   takes A's parameters, as a duplicate does. */
 static PetscErrorCode MatTranspose_MPIGPUFormat(Mat A, MatReuse reuse, Mat *B)
 {
   Mat_GPUFormat *ctx, *bctx;
