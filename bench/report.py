@@ -250,20 +250,26 @@ def print_builds(data):
             host_ref.setdefault(matrix_key(rec), []).append(rec["host_first_ms"])
     print(
         "Builds, in products of aijcusparse on the same matrix: the first matrix of the type in the program (its kernels "
-        "loaded then), a second one (rebuild: the steady cost), and the first product of a matrix assembled on the host, "
+        "loaded then, the CSR uploaded in the build), a second one (rebuild: a MatDuplicate(), whose CSR too is uploaded "
+        "in the build), the build of a matrix whose CSR is already on the GPU (on device: MatConvert() in place, first "
+        "product less one product; older records lack it), and the first product of a matrix assembled on the host, "
         "upload and build included, against aijcusparse's:\n"
     )
-    print("| matrix | type / entry | first build (products) | rebuild (products) | rebuild ms | host: upload + build + product ms | aijcusparse's ms |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print(
+        "| matrix | type / entry | first build (products) | rebuild (products) | rebuild ms | on device (products) | "
+        "on device ms | host: upload + build + product ms | aijcusparse's ms |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for rec in rows:
         ref_us = refs.get(matrix_key(rec))
         ref = host_ref.get(matrix_key(rec))
         first = 1e3 * rec["build_ms"] / ref_us if ref_us and rec.get("build_ms") is not None else None
         rebuild = 1e3 * rec["rebuild_ms"] / ref_us if ref_us else None
+        device = 1e3 * rec["device_build_ms"] / ref_us if ref_us and rec.get("device_build_ms") is not None else None
         print(
             f"| {md(rec.get('matrix', '?'))} | {entry_label(rec)} | {fmt(first, '.1f')} | {fmt(rebuild, '.1f')} | "
-            f"{fmt(rec.get('rebuild_ms'), '.2f')} | {fmt(rec.get('host_first_ms'), '.1f')} | "
-            f"{fmt(statistics.median(ref) if ref else None, '.1f')} |"
+            f"{fmt(rec.get('rebuild_ms'), '.2f')} | {fmt(device, '.1f')} | {fmt(rec.get('device_build_ms'), '.2f')} | "
+            f"{fmt(rec.get('host_first_ms'), '.1f')} | {fmt(statistics.median(ref) if ref else None, '.1f')} |"
         )
     print()
 

@@ -5,8 +5,8 @@
 #   bash .gpu/run.sh bash tests/gpu/debug_petsc.sh TARBALL OUTDIR [CTEST_ARGS...]
 # TARBALL: that PETSc's prefix packed as a folder petsc-cuda-debug/ (installed to /opt/petsc-cuda-debug), or - when
 # /opt/petsc-cuda-debug is there already. Builds the project in build-debug/, runs ctest -L gpu (CTEST_ARGS added), writes
-# OUTDIR/ctest-debug.log and OUTDIR/leaks.txt (the -malloc_dump reports found in the test logs), and exits non-zero when a
-# test fails or memory is left.
+# OUTDIR/ctest-debug.log, OUTDIR/LastTest.log and OUTDIR/leaks.txt (the -malloc_dump reports found in the test logs, each
+# with its test's name), and exits non-zero when a test fails or memory is left.
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
   sed -n '2,9p' "$0" | sed -E 's/^# ?//'
@@ -27,7 +27,9 @@ export PETSC_OPTIONS="${PETSC_OPTIONS:-} -malloc_debug -malloc_dump"
 ctest --test-dir build-debug -L gpu -j 6 --timeout 240 --output-on-failure "$@" > "$out/ctest-debug.log" 2>&1
 rc=$?
 # -malloc_dump prints "[rank]Total space allocated N bytes", then one line per block left: "[rank] N bytes func() at file:line"
-grep -h -E "^\[ ?[0-9]+\] ?Total space allocated|^\[ ?[0-9]+\] [0-9]+ bytes" build-debug/Testing/Temporary/LastTest.log > "$out/leaks.txt" 2> /dev/null
+# each such line with the name of its test and the line after it (where a report continues there)
+awk '/^[0-9]+\/[0-9]+ Testing: / { t = $3 } /^\[ ?[0-9]+\] ?Total space allocated|^\[ ?[0-9]+\] ?[0-9]+ bytes/ { print t ": " $0; n = 1; next } n { print t ":   " $0; n = 0 }' build-debug/Testing/Temporary/LastTest.log > "$out/leaks.txt" 2> /dev/null
+cp build-debug/Testing/Temporary/LastTest.log "$out/LastTest.log" 2> /dev/null
 grep -E "tests passed|\*\*\*" "$out/ctest-debug.log" | tail -20
 if [ -s "$out/leaks.txt" ]; then
   echo "memory left at PetscFinalize(): $(wc -l < "$out/leaks.txt") lines in $out/leaks.txt"

@@ -518,6 +518,39 @@ static PetscErrorCode MatGPUFormatVecIsCUDA_Private(Vec v, PetscBool *cuda)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   dst = src, or dst = 0 when src is NULL, on the local arrays only. A parallel matrix (MATMPIAIJCUSPARSE) hands its
+   parallel vectors to its blocks' products, which must use their local parts alone: VecSet() is collective (a debug
+   PETSc checks the value over the communicator, and waits for ranks that never call it) and VecCopy() wants vectors of
+   one type and communicator.
+*/
+static PetscErrorCode MatGPUFormatLocalCopy_Private(Vec src, Vec dst)
+{
+  const PetscScalar *sa;
+  PetscScalar       *da;
+  PetscMemType       ms = PETSC_MEMTYPE_HOST, md;
+  PetscInt           n;
+  cudaStream_t       stream;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(dst, &n));
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(VecGetArrayWriteAndMemType(dst, &da, &md));
+  if (src) {
+    PetscCall(VecGetArrayReadAndMemType(src, &sa, &ms));
+    if (PetscMemTypeHost(ms) && PetscMemTypeHost(md)) PetscCall(PetscArraycpy(da, sa, n));
+    else {
+      PetscCallCUDA(cudaMemcpyAsync(da, sa, (size_t)n * sizeof(PetscScalar), cudaMemcpyDefault, stream));
+      if (PetscMemTypeHost(ms) || PetscMemTypeHost(md)) PetscCallCUDA(cudaStreamSynchronize(stream)); /* a host array is used next */
+    }
+    PetscCall(VecRestoreArrayReadAndMemType(src, &sa));
+  } else if (PetscMemTypeDevice(md)) PetscCallCUDA(cudaMemsetAsync(da, 0, (size_t)n * sizeof(PetscScalar), stream));
+  else PetscCall(PetscArrayzero(da, n));
+  PetscCall(VecRestoreArrayWriteAndMemType(dst, &da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
 {
   Mat_GPUFormat     *ctx;
@@ -541,13 +574,13 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
 
     PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, A->cmap->n, &xw));
     PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, A->rmap->n, &zw));
-    PetscCall(VecCopy(x, xw));
+    PetscCall(MatGPUFormatLocalCopy_Private(x, xw));
     if (y) {
       PetscCall(VecDuplicate(zw, &yw));
-      PetscCall(VecCopy(y, yw));
+      PetscCall(MatGPUFormatLocalCopy_Private(y, yw));
     }
     PetscCall(MatMultKernel_GPUFormat(A, xw, yw, zw));
-    PetscCall(VecCopy(zw, z));
+    PetscCall(MatGPUFormatLocalCopy_Private(zw, z));
     PetscCall(VecDestroy(&xw));
     PetscCall(VecDestroy(&yw));
     PetscCall(VecDestroy(&zw));
@@ -562,8 +595,7 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
   }
   PetscCall(MatGPUFormatUpdate_Private(A, ctx));
   if (!ctx->nnz || !A->rmap->n) {
-    if (!y) PetscCall(VecSet(z, 0.0));
-    else if (y != z) PetscCall(VecCopy(y, z));
+    if (y != z) PetscCall(MatGPUFormatLocalCopy_Private(y, z)); /* z = y, or z = 0 */
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
