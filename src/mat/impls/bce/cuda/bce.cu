@@ -204,10 +204,36 @@ static PetscErrorCode BCEMult(void *fmt, const PetscScalar *x, const PetscScalar
 
 /* ------------------------------------------------------------------ device build */
 
-/* The distribution function: hist[l] = rows of length l */
-__global__ static void bce_histogram_kernel(int m, const int *__restrict__ rowptr, int *__restrict__ hist)
+/* Lengths counted in each block's shared memory before the global histogram, and blocks of the histogram's grid (each
+   adds its nonzero shared counts to the global ones once) */
+#define BCE_HIST_SHARED 256
+#define BCE_HIST_GRID   1024
+
+/*
+   The distribution function: hist[l] = rows of length l. Most rows of a matrix share a few lengths (a stencil: one), so
+   one global atomic per row would queue on one address: the lanes of a warp with the same length add once, into the
+   block's shared counts for short rows, and each block adds its counts to hist at the end.
+*/
+__global__ static void bce_histogram_kernel(int m, int maxlen, const int *__restrict__ rowptr, int *__restrict__ hist)
 {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x) atomicAdd(hist + (rowptr[i + 1] - rowptr[i]), 1);
+  __shared__ int counts[BCE_HIST_SHARED];
+
+  for (int t = threadIdx.x; t < BCE_HIST_SHARED; t += blockDim.x) counts[t] = 0;
+  __syncthreads();
+  for (long long i0 = blockIdx.x * (long long)blockDim.x; i0 < m; i0 += (long long)gridDim.x * blockDim.x) {
+    const long long i    = i0 + threadIdx.x;
+    const unsigned  lane = threadIdx.x % 32;
+
+    if (i < m) {
+      const int      l     = rowptr[i + 1] - rowptr[i];
+      const unsigned peers = __match_any_sync(__activemask(), l);
+
+      if (lane == (unsigned)(__ffs(peers) - 1)) atomicAdd(l < BCE_HIST_SHARED ? counts + l : hist + l, __popc(peers));
+    }
+  }
+  __syncthreads();
+  for (int t = threadIdx.x; t < BCE_HIST_SHARED && t <= maxlen; t += blockDim.x)
+    if (counts[t]) atomicAdd(hist + t, counts[t]);
 }
 
 struct BCENonzeroBin {
@@ -372,7 +398,7 @@ static PetscErrorCode BCEDistribution(const MatGPUFormatCSR *csr, MatGPUFormatSc
   PetscFunctionBegin;
   PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "BCE", (size_t)(maxlen + 1) * sizeof(int), (void **)&hist));
   PetscCallCUDA(cudaMemsetAsync(hist, 0, (size_t)(maxlen + 1) * sizeof(int), csr->stream));
-  bce_histogram_kernel<<<MatGPUFormatGrid(csr->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)csr->m, csr->rowptr, hist);
+  bce_histogram_kernel<<<PetscMin(MatGPUFormatGrid(csr->m, BCE_BLOCK), BCE_HIST_GRID), BCE_BLOCK, 0, csr->stream>>>((int)csr->m, maxlen, csr->rowptr, hist);
   PetscCallCUDA(cudaGetLastError());
   MatGPUFormatCallThrust(nq = (int)thrust::count_if(policy, thrust::counting_iterator<int>(1), thrust::counting_iterator<int>(maxlen + 1), BCENonzeroBin{hist}));
   PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "BCE", (size_t)nq * sizeof(int), (void **)&dlen));

@@ -371,6 +371,60 @@ __global__ static void cmrs_fill_kernel(int m, int nnz, int height, bool packed,
   }
 }
 
+/*
+   The entries of each strip in (column, row in strip) order in one pass, when the rows of the CSR are sorted by column
+   with no column twice (as PETSc's assembly leaves them): the position of entry k (row i of the strip, column c) is its
+   position in its row plus, for every other row j of the strip, the count of its columns below c (j > i) or up to c
+   (j < i), each by binary search. One warp per strip; a row found not strictly increasing sets *unsorted, and the build
+   sorts instead (CMRSSortStrips()).
+*/
+template <bool PACKED>
+__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_kernel(int nstrips, int m, int height, const int *__restrict__ rowptr, const int *__restrict__ colind, unsigned *__restrict__ out, unsigned char *__restrict__ rowin, int *__restrict__ perm, int *__restrict__ unsorted)
+{
+  __shared__ int start[CMRS_WARPS][CMRS_MAX_HEIGHT + 1];
+  const int      w = threadIdx.x / 32, lane = threadIdx.x % 32;
+
+  for (long long s = blockIdx.x * (long long)CMRS_WARPS + w; s < nstrips; s += (long long)gridDim.x * CMRS_WARPS) {
+    const int r0 = (int)(s * height), nr = min(height, m - r0);
+
+    if (lane <= nr) start[w][lane] = rowptr[r0 + lane];
+    __syncwarp();
+    for (int k = start[w][0] + lane; k < start[w][nr]; k += 32) {
+      const int c  = colind[k];
+      int       lo = 0, hi = nr - 1, pos;
+
+      while (lo < hi) { /* the row of k: the last row of the strip that starts at or before k */
+        const int mid = (lo + hi + 1) / 2;
+
+        if (start[w][mid] <= k) lo = mid;
+        else hi = mid - 1;
+      }
+      if (k > start[w][lo] && colind[k - 1] >= c) *unsorted = 1;
+      pos = k;
+      for (int j = 0; j < nr; j++) {
+        int a = start[w][j], b = start[w][j + 1];
+
+        if (j == lo) continue;
+        while (a < b) { /* j < lo: columns up to c come first; j > lo: columns below c */
+          const int mid = (a + b) / 2, v = colind[mid];
+
+          if (v < c || (j < lo && v == c)) a = mid + 1;
+          else b = mid;
+        }
+        pos += a - start[w][j];
+      }
+      pos -= start[w][lo] - start[w][0]; /* k's place in its row, plus the entries of the other rows placed before it */
+      if (PACKED) out[pos] = ((unsigned)c << CMRS_BITS) | (unsigned)lo;
+      else {
+        out[pos]   = (unsigned)c;
+        rowin[pos] = (unsigned char)lo;
+      }
+      perm[pos] = k;
+    }
+    __syncwarp();
+  }
+}
+
 __global__ static void cmrs_wide_keys_kernel(int nnz, const unsigned *__restrict__ colind, const unsigned char *__restrict__ rowin, unsigned long long *__restrict__ keys)
 {
   for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < nnz; k += (long long)gridDim.x * blockDim.x) keys[k] = ((unsigned long long)colind[k] << CMRS_BITS) | rowin[k];
@@ -457,6 +511,28 @@ static PetscErrorCode CMRSSortStrips(Mat_CMRS *cm, cudaStream_t stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The strips and their column indices already sorted, from CSR rows sorted by column (cmrs_rank_kernel): *ranked is false
+   when a row was not, and the build then fills and sorts instead */
+static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, PetscBool *ranked)
+{
+  CMRSArrays *d = &cm->d;
+  int        *flag, unsorted = 0;
+  PetscInt    mark = cm->scratch.n;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatScratchMalloc_Private(&cm->scratch, "CMRS", sizeof(int), (void **)&flag));
+  PetscCallCUDA(cudaMemsetAsync(flag, 0, sizeof(int), csr->stream));
+  if (d->packed) cmrs_rank_kernel<true><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, d->colind, d->rowin, cm->perm, flag);
+  else cmrs_rank_kernel<false><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, d->colind, d->rowin, cm->perm, flag);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaMemcpyAsync(&unsorted, flag, sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
+  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+  PetscCall(MatGPUFormatScratchRelease_Private(&cm->scratch, mark));
+  *ranked = unsorted ? PETSC_FALSE : PETSC_TRUE;
+  if (unsorted) PetscCall(PetscInfo(NULL, "CMRS: a CSR row is not sorted by column, or has a column twice: the strips are sorted instead\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Finds the strips too long for one warp and lays out their chunks */
 static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
 {
@@ -493,6 +569,7 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   Mat_CMRS   *cm = (Mat_CMRS *)fmt;
   CMRSArrays *d  = &cm->d;
   size_t      persistent, temporary;
+  PetscBool   ranked = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(CMRSReset(fmt));
@@ -517,11 +594,15 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
 
   cmrs_strip_ptr_kernel<<<MatGPUFormatGrid(d->nstrips + 1, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, d->strip_ptr);
   PetscCallCUDA(cudaGetLastError());
-  cmrs_fill_kernel<<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, (int)d->height, d->packed, csr->rowptr, csr->colind, d->colind, d->rowin);
-  PetscCallCUDA(cudaGetLastError());
-  PetscCall(MatGPUFormatBuildPhase_Private(csr, "strips and columns"));
-  if (d->sorted) PetscCall(CMRSSortStrips(cm, csr->stream));
-  PetscCall(MatGPUFormatBuildPhase_Private(csr, "sort columns"));
+  if (d->sorted) PetscCall(CMRSRankStrips(cm, csr, &ranked));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "strips and columns ranked"));
+  if (!ranked) {
+    cmrs_fill_kernel<<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, (int)d->height, d->packed, csr->rowptr, csr->colind, d->colind, d->rowin);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCall(MatGPUFormatBuildPhase_Private(csr, "strips and columns"));
+    if (d->sorted) PetscCall(CMRSSortStrips(cm, csr->stream));
+    PetscCall(MatGPUFormatBuildPhase_Private(csr, "sort columns"));
+  }
   PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->perm, csr->val, d->val, csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "values"));
   PetscCall(CMRSSplitLongStrips(cm, csr->stream));
