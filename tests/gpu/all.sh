@@ -59,7 +59,7 @@ if [[ " $steps " == *" sanitize "* ]]; then
       echo "the sanitizer build failed or ran out of time (rc $rc)" > "$work/gpu-checks/sanitize.log"
       tail -20 "$work/gpu-checks/sanitize-build.log" >> "$work/gpu-checks/sanitize.log"
     elif [ "$t" -gt 10 ]; then
-      timeout "$t" ctest --test-dir build-san -L gpu-sanitize -j 4 --output-on-failure > "$work/gpu-checks/sanitize.log" 2>&1
+      timeout "$t" ctest --test-dir build-san -L gpu-sanitize -j 6 --output-on-failure > "$work/gpu-checks/sanitize.log" 2>&1
       rc=$?
     else
       echo "no time left for the sanitizer tests after their build" > "$work/gpu-checks/sanitize.log"
