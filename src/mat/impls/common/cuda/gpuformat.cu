@@ -3,61 +3,74 @@
 
 #define GPUFORMAT_BLOCK 256
 
+#define ROWSTATS_GRID 1024 /* blocks of the statistics' grid: each adds its block's sums to the global ones once */
+
 struct RowStatsAccum {
-  unsigned long long nzrows;
+  unsigned long long nnz, nzrows, sumsq; /* sums of the lengths, of the nonempty rows, of the squared lengths */
   int                maxlen;
-  double             sumsq;
 };
 
-__global__ static void __launch_bounds__(GPUFORMAT_BLOCK) row_stats_kernel(int m, const int *__restrict__ rowptr, double mean, RowStatsAccum *out)
+/* One pass over the row offsets: each thread sums over its rows, each warp and then each block combine, and one lane per
+   block adds to the global sums (a global atomic per warp queued thousands on the same addresses) */
+__global__ static void __launch_bounds__(GPUFORMAT_BLOCK) row_stats_kernel(int m, const int *__restrict__ rowptr, RowStatsAccum *out)
 {
-  unsigned long long nzrows = 0;
-  int                maxlen = 0;
-  double             sumsq  = 0.0;
+  __shared__ RowStatsAccum warps[GPUFORMAT_BLOCK / 32];
+  unsigned long long       nnz = 0, nzrows = 0, sumsq = 0;
+  int                      maxlen = 0;
+  const int                lane = threadIdx.x % 32, w = threadIdx.x / 32;
 
   for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < m; i += (long long)gridDim.x * blockDim.x) {
-    const int    len = rowptr[i + 1] - rowptr[i];
-    const double d   = len - mean;
+    const int len = rowptr[i + 1] - rowptr[i];
 
+    nnz += (unsigned long long)len;
     nzrows += len > 0;
+    sumsq += (unsigned long long)len * (unsigned long long)len;
     maxlen = max(maxlen, len);
-    sumsq += d * d;
   }
   for (int off = 16; off > 0; off >>= 1) {
+    nnz += __shfl_down_sync(0xffffffffu, nnz, off);
     nzrows += __shfl_down_sync(0xffffffffu, nzrows, off);
-    maxlen = max(maxlen, __shfl_down_sync(0xffffffffu, maxlen, off));
     sumsq += __shfl_down_sync(0xffffffffu, sumsq, off);
+    maxlen = max(maxlen, __shfl_down_sync(0xffffffffu, maxlen, off));
   }
-  if ((threadIdx.x & 31) == 0) {
+  if (!lane) warps[w] = RowStatsAccum{nnz, nzrows, sumsq, maxlen};
+  __syncthreads();
+  if (!threadIdx.x) {
+    for (int k = 1; k < GPUFORMAT_BLOCK / 32; k++) {
+      nnz += warps[k].nnz;
+      nzrows += warps[k].nzrows;
+      sumsq += warps[k].sumsq;
+      maxlen = max(maxlen, warps[k].maxlen);
+    }
+    atomicAdd(&out->nnz, nnz);
     atomicAdd(&out->nzrows, nzrows);
-    atomicMax(&out->maxlen, maxlen);
     atomicAdd(&out->sumsq, sumsq);
+    atomicMax(&out->maxlen, maxlen);
   }
 }
 
-/* Row-length statistics of a device CSR with m > 0 rows; synchronizes the stream */
+/* Row-length statistics of a device CSR with m > 0 rows, in one pass; synchronizes the stream */
 PetscErrorCode MatGPUFormatRowStats_Private(PetscInt m, const int *rowptr, cudaStream_t stream, MatGPUFormatRowStats *stats)
 {
-  RowStatsAccum  h = {0, 0, 0.0}, *d;
-  int            ends[2];
-  const PetscInt nblocks = PetscMin((m + GPUFORMAT_BLOCK - 1) / GPUFORMAT_BLOCK, 4096);
+  RowStatsAccum  h, *d;
+  const unsigned nblocks = (unsigned)PetscMin((m + GPUFORMAT_BLOCK - 1) / GPUFORMAT_BLOCK, ROWSTATS_GRID);
+  PetscLogDouble var;
 
   PetscFunctionBegin;
-  PetscCallCUDA(cudaMemcpyAsync(&ends[0], rowptr, sizeof(int), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaMemcpyAsync(&ends[1], rowptr + m, sizeof(int), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  stats->nnz  = ends[1] - ends[0];
-  stats->mean = (PetscLogDouble)stats->nnz / m;
   PetscCallCUDA(cudaMalloc((void **)&d, sizeof(*d)));
-  PetscCallCUDA(cudaMemcpyAsync(d, &h, sizeof(h), cudaMemcpyHostToDevice, stream));
-  row_stats_kernel<<<(unsigned)nblocks, GPUFORMAT_BLOCK, 0, stream>>>((int)m, rowptr, stats->mean, d);
+  PetscCallCUDA(cudaMemsetAsync(d, 0, sizeof(*d), stream));
+  row_stats_kernel<<<nblocks, GPUFORMAT_BLOCK, 0, stream>>>((int)m, rowptr, d);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(&h, d, sizeof(h), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   PetscCallCUDA(cudaFree(d));
+  /* the lengths and their squares are summed exactly (at most 2^31 entries, so a sum of squares below 2^62) */
+  stats->nnz    = (PetscInt)h.nnz;
   stats->nzrows = (PetscInt)h.nzrows;
   stats->maxlen = h.maxlen;
-  stats->stddev = PetscSqrtReal(h.sumsq / m);
+  stats->mean   = (PetscLogDouble)h.nnz / m;
+  var           = (PetscLogDouble)h.sumsq / m - stats->mean * stats->mean;
+  stats->stddev = var > 0 ? PetscSqrtReal(var) : 0.0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
