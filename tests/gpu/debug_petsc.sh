@@ -31,6 +31,8 @@ rc=$?
 # SetFromOptions() stops with an error inside PetscOptionsBegin()/End() (the _options_errors tests give bad option values
 # on purpose), PETSc never frees the prefix and title that PetscOptionsBegin_Private() copied; those go to
 # petsc-leaks.txt and do not count.
+: > "$out/leaks.txt"
+: > "$out/petsc-leaks.txt"
 awk -v ours="$out/leaks.txt" -v petsc="$out/petsc-leaks.txt" '
   function flush() { if (b != "") { print b > ((t ~ /_options_errors$/ && b ~ /PetscOptionsBegin_Private\(\)/) ? petsc : ours) } b = "" }
   /^[0-9]+\/[0-9]+ Testing: / { flush(); t = $3; next }
@@ -38,7 +40,6 @@ awk -v ours="$out/leaks.txt" -v petsc="$out/petsc-leaks.txt" '
   b != "" && /^[[:space:]]+\[ ?[0-9]+\]/ { b = b "\n" t ":   " $0; next }
   { flush() }
   END { flush() }' build-debug/Testing/Temporary/LastTest.log 2> /dev/null
-touch "$out/leaks.txt" "$out/petsc-leaks.txt"
 cp build-debug/Testing/Temporary/LastTest.log "$out/LastTest.log" 2> /dev/null
 grep -E "tests passed|\*\*\*" "$out/ctest-debug.log" | tail -20
 if [ -s "$out/leaks.txt" ]; then

@@ -221,12 +221,13 @@ __global__ static void bce_histogram_kernel(int m, int maxlen, const int *__rest
   for (int t = threadIdx.x; t < BCE_HIST_SHARED; t += blockDim.x) counts[t] = 0;
   __syncthreads();
   for (long long i0 = blockIdx.x * (long long)blockDim.x; i0 < m; i0 += (long long)gridDim.x * blockDim.x) {
-    const long long i    = i0 + threadIdx.x;
-    const unsigned  lane = threadIdx.x % 32;
+    const long long i      = i0 + threadIdx.x;
+    const unsigned  lane   = threadIdx.x % 32;
+    const unsigned  inside = __ballot_sync(0xffffffffu, i < m); /* every lane reaches this: i0 is the block's */
 
     if (i < m) {
       const int      l     = rowptr[i + 1] - rowptr[i];
-      const unsigned peers = __match_any_sync(__activemask(), l);
+      const unsigned peers = __match_any_sync(inside, l);
 
       if (lane == (unsigned)(__ffs(peers) - 1)) atomicAdd(l < BCE_HIST_SHARED ? counts + l : hist + l, __popc(peers));
     }
