@@ -25,6 +25,10 @@
 #define CMRS_LONG_MIN    4096
 #define CMRS_LONG_FACTOR 8
 #define CMRS_CHUNK       1024
+/* The one-pass ranking of a build takes one warp per strip unless the longest row exceeds both CMRS_RANK_WARP_MAX / height
+   entries (a warp's 64 passes) and CMRS_RANK_SKEW times the mean row; then one thread per entry */
+#define CMRS_RANK_WARP_MAX 2048
+#define CMRS_RANK_SKEW     8.0
 /*
    A warp may take 2 or 4 consecutive strips and issue all their loads at once (when each has at most
    32 CMRS_UNROLL entries; a longer one in the group sends the warp through the strips one by one). By
@@ -375,11 +379,39 @@ __global__ static void cmrs_fill_kernel(int m, int nnz, int height, bool packed,
    The entries of each strip in (column, row in strip) order in one pass, when the rows of the CSR are sorted by column
    with no column twice (as PETSc's assembly leaves them): the position of entry k (row i of the strip, column c) is its
    position in its row plus, for every other row j of the strip, the count of its columns below c (j > i) or up to c
-   (j < i), each by binary search. One warp per strip; a row found not strictly increasing sets *unsorted, and the build
-   sorts instead (CMRSSortStrips()).
+   (j < i), each by binary search. A row found not strictly increasing sets *unsorted, and the build sorts instead
+   (CMRSSortStrips()). start: the nr + 1 row offsets of the strip (shared or global memory).
 */
 template <bool PACKED>
-__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_kernel(int nstrips, int m, int height, const int *__restrict__ rowptr, const int *__restrict__ colind, unsigned *__restrict__ out, unsigned char *__restrict__ rowin, int *__restrict__ perm, int *__restrict__ unsorted)
+__device__ __forceinline__ static void cmrs_place(int k, int i, int nr, const int *start, const int *__restrict__ colind, unsigned *__restrict__ out, unsigned char *__restrict__ rowin, int *__restrict__ perm, int *__restrict__ unsorted)
+{
+  const int c   = colind[k];
+  int       pos = start[0] + (k - start[i]); /* the strip's first entry, then k's place in its row */
+
+  if (k > start[i] && colind[k - 1] >= c) *unsorted = 1;
+  for (int j = 0; j < nr; j++) {
+    int a = start[j], b = start[j + 1];
+
+    if (j == i) continue;
+    while (a < b) { /* j < i: columns up to c come first; j > i: columns below c */
+      const int mid = (a + b) / 2, v = colind[mid];
+
+      if (v < c || (j < i && v == c)) a = mid + 1;
+      else b = mid;
+    }
+    pos += a - start[j];
+  }
+  if (PACKED) out[pos] = ((unsigned)c << CMRS_BITS) | (unsigned)i;
+  else {
+    out[pos]   = (unsigned)c;
+    rowin[pos] = (unsigned char)i;
+  }
+  perm[pos] = k;
+}
+
+/* One warp per strip, its row offsets in shared memory: for strips of similar lengths */
+template <bool PACKED>
+__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_strips_kernel(int nstrips, int m, int height, const int *__restrict__ rowptr, const int *__restrict__ colind, unsigned *__restrict__ out, unsigned char *__restrict__ rowin, int *__restrict__ perm, int *__restrict__ unsorted)
 {
   __shared__ int start[CMRS_WARPS][CMRS_MAX_HEIGHT + 1];
   const int      w = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -390,8 +422,7 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_kernel(int nstrip
     if (lane <= nr) start[w][lane] = rowptr[r0 + lane];
     __syncwarp();
     for (int k = start[w][0] + lane; k < start[w][nr]; k += 32) {
-      const int c  = colind[k];
-      int       lo = 0, hi = nr - 1, pos;
+      int lo = 0, hi = nr - 1;
 
       while (lo < hi) { /* the row of k: the last row of the strip that starts at or before k */
         const int mid = (lo + hi + 1) / 2;
@@ -399,29 +430,21 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_kernel(int nstrip
         if (start[w][mid] <= k) lo = mid;
         else hi = mid - 1;
       }
-      if (k > start[w][lo] && colind[k - 1] >= c) *unsorted = 1;
-      pos = k;
-      for (int j = 0; j < nr; j++) {
-        int a = start[w][j], b = start[w][j + 1];
-
-        if (j == lo) continue;
-        while (a < b) { /* j < lo: columns up to c come first; j > lo: columns below c */
-          const int mid = (a + b) / 2, v = colind[mid];
-
-          if (v < c || (j < lo && v == c)) a = mid + 1;
-          else b = mid;
-        }
-        pos += a - start[w][j];
-      }
-      pos -= start[w][lo] - start[w][0]; /* k's place in its row, plus the entries of the other rows placed before it */
-      if (PACKED) out[pos] = ((unsigned)c << CMRS_BITS) | (unsigned)lo;
-      else {
-        out[pos]   = (unsigned)c;
-        rowin[pos] = (unsigned char)lo;
-      }
-      perm[pos] = k;
+      cmrs_place<PACKED>(k, lo, nr, start[w], colind, out, rowin, perm, unsorted);
     }
     __syncwarp();
+  }
+}
+
+/* One thread per entry, its row by binary search over all rows: a strip with a row far longer than the others would
+   hold one warp of cmrs_rank_strips_kernel long after the rest of the grid has finished */
+template <bool PACKED>
+__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_entries_kernel(int nnz, int m, int height, const int *__restrict__ rowptr, const int *__restrict__ colind, unsigned *__restrict__ out, unsigned char *__restrict__ rowin, int *__restrict__ perm, int *__restrict__ unsorted)
+{
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < nnz; k += (long long)gridDim.x * blockDim.x) {
+    const int row = MatGPUFormatRowOfEntry(rowptr, m, k), r0 = row & ~(height - 1);
+
+    cmrs_place<PACKED>((int)k, row - r0, min(height, m - r0), rowptr + r0, colind, out, rowin, perm, unsorted);
   }
 }
 
@@ -522,8 +545,12 @@ static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, P
   PetscFunctionBegin;
   PetscCall(MatGPUFormatScratchMalloc_Private(&cm->scratch, "CMRS", sizeof(int), (void **)&flag));
   PetscCallCUDA(cudaMemsetAsync(flag, 0, sizeof(int), csr->stream));
-  if (d->packed) cmrs_rank_kernel<true><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, d->colind, d->rowin, cm->perm, flag);
-  else cmrs_rank_kernel<false><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, d->colind, d->rowin, cm->perm, flag);
+  /* a warp per strip, unless some strip can be far longer than the mean one (a strip holds at most height * maxlen) */
+  if ((PetscLogDouble)csr->stats.maxlen > PetscMax((PetscLogDouble)CMRS_RANK_WARP_MAX / d->height, CMRS_RANK_SKEW * csr->stats.mean)) {
+    if (d->packed) cmrs_rank_entries_kernel<true><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, d->colind, d->rowin, cm->perm, flag);
+    else cmrs_rank_entries_kernel<false><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, d->colind, d->rowin, cm->perm, flag);
+  } else if (d->packed) cmrs_rank_strips_kernel<true><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, d->colind, d->rowin, cm->perm, flag);
+  else cmrs_rank_strips_kernel<false><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, d->colind, d->rowin, cm->perm, flag);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(&unsorted, flag, sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
