@@ -9,10 +9,11 @@
 #   refresh   bench/run_suite.sh refresh (records with rebuild and host-assembled times), then the build phases (-info)
 # Everything goes into one file, OUTDIR/gpu-checks.tar.gz (a tool that returns only a few files gets all of it).
 #   bash tests/gpu/all.sh OUTDIR            environment: START, DEADLINE (default 540), STEPS, SUITE_NP (1 or all; default 1),
-#                                           SUITE_TYPES (the suite's -t), JOBS (nproc), DEBUG_TARBALL
+#                                           SUITE_TYPES (the suite's -t), SUITE_BASELINE (its -B: aijcusparse's results.tsv
+#                                           of an earlier run instead of running it), JOBS (nproc), DEBUG_TARBALL
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
-  sed -n '2,12p' "$0" | sed -E 's/^# ?//'
+  sed -n '2,13p' "$0" | sed -E 's/^# ?//'
   exit 0
   ;;
 esac
@@ -34,7 +35,7 @@ t=$(($(left) - 20))
 if [[ " $steps " != *" suite "* ]]; then
   :
 elif [ "$t" -gt 60 ]; then
-  timeout "$t" bash tests/petsc_suite/run.sh -j "${JOBS:-$(nproc)}" -n "${SUITE_NP:-1}" ${SUITE_TYPES:+-t "$SUITE_TYPES"} -T 60 -o "$work/suite" > "$work/gpu-checks/suite-run.log" 2>&1
+  timeout "$t" bash tests/petsc_suite/run.sh -j "${JOBS:-$(nproc)}" -n "${SUITE_NP:-1}" ${SUITE_TYPES:+-t "$SUITE_TYPES"} ${SUITE_BASELINE:+-B "$SUITE_BASELINE"} -T 60 -o "$work/suite" > "$work/gpu-checks/suite-run.log" 2>&1
   echo "suite rc=$?" | tee -a "$work/gpu-checks/suite-run.log"
   tail -8 "$work/gpu-checks/suite-run.log"
   cp "$work/suite/summary.md" "$work/suite/results.tsv" "$work/gpu-checks/" 2> /dev/null

@@ -10,7 +10,7 @@ REPO=$(cd "$HERE/../.." && pwd)
 
 usage() {
   cat <<EOF
-usage: bash tests/petsc_suite/run.sh [-j N] [-o OUTDIR] [-l LIB] [-t "TYPES"] [-s "DIRS"] [-n 1|all] [-T SECONDS] [-b] [-h]
+usage: bash tests/petsc_suite/run.sh [-j N] [-o OUTDIR] [-l LIB] [-t "TYPES"] [-s "DIRS"] [-n 1|all] [-T SECONDS] [-B TSV] [-b] [-h]
 
 Runs the tests of PETSc's own suite whose TEST blocks name aijcusparse in their args, once per type:
 aijcusparse (PETSc's tests unchanged) and each of our types (only the TEST blocks' args rewritten:
@@ -26,6 +26,8 @@ seqaijcusparse -> seqaijcusparseT, mpiaijcusparse -> mpiaijcusparseT, aijcuspars
              ["src/mat src/ksp src/snes src/ts"]
   -n 1|all   1: only the tests that run on one MPI process (nsize 1)   [all]
   -T SECONDS time limit of each test (the harness's TIMEOUT)   [120]
+  -B TSV     do not run aijcusparse: compare with its rows in TSV, the results.tsv of an earlier run (same PETSc,
+             same -s and -n; a test missing there is marked not-run for aijcusparse)
   -b         prepare the copies and compile, but run no test (no summary)
   -h         this help
 
@@ -42,7 +44,8 @@ DIRS="src/mat src/ksp src/snes src/ts"
 NP=all
 TIMEOUT=120
 BUILD_ONLY=0
-while getopts ":j:o:l:t:s:n:T:bh" opt; do
+BASELINE=
+while getopts ":j:o:l:t:s:n:T:B:bh" opt; do
   case $opt in
     j) JOBS=$OPTARG ;;
     o) OUTDIR=$OPTARG ;;
@@ -51,6 +54,7 @@ while getopts ":j:o:l:t:s:n:T:bh" opt; do
     s) DIRS=$OPTARG ;;
     n) NP=$OPTARG ;;
     T) TIMEOUT=$OPTARG ;;
+    B) BASELINE=$OPTARG ;;
     b) BUILD_ONLY=1 ;;
     h) usage; exit 0 ;;
     :) echo "run.sh: -$OPTARG needs a value" >&2; usage >&2; exit 2 ;;
@@ -65,6 +69,13 @@ case $TIMEOUT in '' | *[!0-9]* | 0) echo "run.sh: -T takes a positive integer" >
 for t in $TYPES; do
   case $t in *[!a-z0-9]*) echo "run.sh: bad type name '$t'" >&2; exit 2 ;; esac
 done
+if [ -n "$BASELINE" ]; then
+  [ -f "$BASELINE" ] || { echo "run.sh: no baseline file $BASELINE" >&2; exit 2; }
+  BASELINE=$(cd "$(dirname "$BASELINE")" && pwd)/$(basename "$BASELINE")
+  grep -q "^aijcusparse	" "$BASELINE" || { echo "run.sh: $BASELINE has no aijcusparse results" >&2; exit 2; }
+  TYPES=$(for t in $TYPES; do [ "$t" = aijcusparse ] || printf '%s ' "$t"; done)
+  TYPES=${TYPES% }
+fi
 [ -n "$TYPES" ] || { echo "run.sh: no types" >&2; exit 2; }
 
 EX=$PETSC_DIR/share/petsc/examples
@@ -199,6 +210,7 @@ echo "{\"wall_s\": $(elapsed "$T_START" "$T_END"), \"prepare_s\": $(elapsed "$T_
 
 stop_args=()
 [ "$stopped" = 1 ] && stop_args=(--stopped)
+[ -n "$BASELINE" ] && stop_args+=(--baseline "$BASELINE")
 "$PY" "$HERE/summarize.py" --out "$OUTDIR" --types "$TYPES" --petsc-dir "$PETSC_DIR" --repo "$REPO" \
   --lib "${LIB:-}" --dirs "$DIRS" --np "$NP" --petsc-options "$BASE_PETSC_OPTIONS" ${stop_args[@]+"${stop_args[@]}"}
 echo "== $OUTDIR/summary.md, $OUTDIR/results.tsv"
