@@ -48,7 +48,7 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
      device, commit, dirty, cuda_driver, cuda_runtime, petsc, copy_bw_GBs, l2_bytes, matrix, matrix_params, rows, cols, nnz, row_mean, row_std, row_max,
      type, entry, median_us, min_us, max_us, wall_median_us, value_change_us, reps, batches, gflops, frac_copy_bw,
      model_bytes, first_ms, build_ms, build_products, rebuild_ms, rebuild_products, host_first_ms, device_build_ms, device_bytes,
-     csr_bytes, cmrs_height, hot_columns,
+     csr_bytes, cmrs_height, stream_alloc (our types: -mat_gpuformat_stream_alloc), hot_columns,
      hot_share, convert_ms, rel_err, correct (commit: GIT_COMMIT of the environment, else the commit at configure
      time; dirty: GIT_DIRTY, 0 or 1, else null)
 
@@ -707,6 +707,12 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   }
   if (iscmrs) PetscCall(JSONAddInt(line, "cmrs_height", height));
   else PetscCall(JSONAddNull(line, "cmrs_height"));
+  if (ours) { /* where our formats took their device memory from (read by the library at its initialization) */
+    PetscBool pool = PETSC_FALSE;
+
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_gpuformat_stream_alloc", &pool, NULL));
+    PetscCall(JSONAddBool(line, "stream_alloc", pool));
+  } else PetscCall(JSONAddNull(line, "stream_alloc"));
   if (ishot) {
     PetscCall(JSONAddInt(line, "hot_columns", prod.k));
     PetscCall(JSONAddReal(line, "hot_share", prod.share));

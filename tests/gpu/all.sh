@@ -6,14 +6,15 @@
 #   suite     PETSc's suite with every type (tests/petsc_suite; single-process tests unless SUITE_NP=all; SUITE_TYPES)
 #   sanitize  the compute-sanitizer tests, in their own build (build-san/, -DPETSCGPUFORMATS_SANITIZE=ON)
 #   debug     the gpu tests under a debug PETSc (tests/gpu/debug_petsc.sh with DEBUG_TARBALL, default .gpu/petsc-debug.tar.xz)
-#   refresh   bench/run_suite.sh refresh (records with rebuild and host-assembled times), then the build phases (-info)
+#   refresh   bench/run_suite.sh refresh (records with rebuild and host-assembled times), again with
+#             -mat_gpuformat_stream_alloc if 200 s are left (bench-pool/), then the build phases (-info)
 # Everything goes into one file, OUTDIR/gpu-checks.tar.gz (a tool that returns only a few files gets all of it).
 #   bash tests/gpu/all.sh OUTDIR            environment: START, DEADLINE (default 540), STEPS, SUITE_NP (1 or all; default 1),
 #                                           SUITE_TYPES (the suite's -t), SUITE_BASELINE (its -B: aijcusparse's results.tsv
 #                                           of an earlier run instead of running it), JOBS (nproc), DEBUG_TARBALL
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
-  sed -n '2,13p' "$0" | sed -E 's/^# ?//'
+  sed -n '2,14p' "$0" | sed -E 's/^# ?//'
   exit 0
   ;;
 esac
@@ -88,6 +89,12 @@ if [[ " $steps " == *" refresh "* ]]; then
     # the records without -info (its synchronisations would lengthen the builds), then the phases of one run per matrix
     OUT="$work/gpu-checks/bench" SELLCUDA=0 timeout "$t" bash bench/run_suite.sh refresh > "$work/gpu-checks/refresh-run.log" 2>&1
     echo "refresh rc=$?" | tee -a "$work/gpu-checks/refresh-run.log"
+    # the same with the formats' memory from the stream-ordered pool (records: "stream_alloc": true), if there is time
+    t=$(($(left) - 20))
+    if [ "$t" -gt 200 ]; then
+      OUT="$work/gpu-checks/bench-pool" SELLCUDA=0 BENCH_ARGS="-mat_gpuformat_stream_alloc" timeout "$t" bash bench/run_suite.sh refresh > "$work/gpu-checks/refresh-pool-run.log" 2>&1
+      echo "refresh (stream_alloc) rc=$?" | tee -a "$work/gpu-checks/refresh-pool-run.log"
+    fi
     for m in "lap2d5 -grid 2048" "rmat -scale 20 -edge_factor 16" "circuit -rows 4000000"; do
       t=$(($(left) - 20))
       [ "$t" -gt 10 ] || break
