@@ -538,12 +538,10 @@ static PetscErrorCode CMRSSortStrips(Mat_CMRS *cm, cudaStream_t stream)
    when a row was not, and the build then fills and sorts instead */
 static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, PetscBool *ranked)
 {
-  CMRSArrays *d = &cm->d;
-  int        *flag, unsorted = 0;
-  PetscInt    mark = cm->scratch.n;
+  CMRSArrays *d    = &cm->d;
+  int        *flag = d->strip_ptr + d->nstrips + 1, unsorted = 0; /* the int after the strips' offsets */
 
   PetscFunctionBegin;
-  PetscCall(MatGPUFormatScratchMalloc_Private(&cm->scratch, "CMRS", sizeof(int), (void **)&flag));
   PetscCallCUDA(cudaMemsetAsync(flag, 0, sizeof(int), csr->stream));
   /* a warp per strip, unless some strip can be far longer than the mean one (a strip holds at most height * maxlen) */
   if ((PetscLogDouble)csr->stats.maxlen > PetscMax((PetscLogDouble)CMRS_RANK_WARP_MAX / d->height, CMRS_RANK_SKEW * csr->stats.mean)) {
@@ -554,7 +552,6 @@ static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, P
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(&unsorted, flag, sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-  PetscCall(MatGPUFormatScratchRelease_Private(&cm->scratch, mark));
   *ranked = unsorted ? PETSC_FALSE : PETSC_TRUE;
   if (unsorted) PetscCall(PetscInfo(NULL, "CMRS: a CSR row is not sorted by column, or has a column twice: the strips are sorted instead\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -608,10 +605,11 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   d->nstrips = (d->m + d->height - 1) / d->height;
   d->packed  = CMRSPackable(d->n, cm->pack);
   d->sorted  = cm->sort;
-  persistent = (size_t)(d->nstrips + 1) * sizeof(int) + (size_t)d->nnz * (sizeof(unsigned) + sizeof(PetscScalar) + (d->packed ? 0 : 1) + (d->sorted ? sizeof(int) : 0));
+  persistent = (size_t)(d->nstrips + 2) * sizeof(int) + (size_t)d->nnz * (sizeof(unsigned) + sizeof(PetscScalar) + (d->packed ? 0 : 1) + (d->sorted ? sizeof(int) : 0));
   temporary  = d->sorted ? (size_t)d->nnz * (sizeof(int) + 2 * sizeof(unsigned long long)) : 0;
   PetscCall(MatGPUFormatCheckDeviceMemory_Private("CMRS", persistent + temporary));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)(d->nstrips + 1) * sizeof(int), (void **)&d->strip_ptr));
+  /* one int more than the strips need: the flag of CMRSRankStrips(), so that the ranking allocates nothing */
+  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)(d->nstrips + 2) * sizeof(int), (void **)&d->strip_ptr));
   PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)d->nnz * sizeof(unsigned), (void **)&d->colind));
   PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)d->nnz * sizeof(PetscScalar), (void **)&d->val));
   if (!d->packed) PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)d->nnz, (void **)&d->rowin));
