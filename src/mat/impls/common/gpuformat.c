@@ -24,7 +24,7 @@ static PetscErrorCode MatCopy_GPUFormat(Mat, Mat, MatStructure);
 static PetscErrorCode MatTranspose_GPUFormat(Mat, MatReuse, Mat *);
 static PetscErrorCode MatBindToCPU_GPUFormat(Mat, PetscBool);
 static PetscErrorCode MatDestroy_GPUFormat(Mat);
-static PetscErrorCode MatSetFromOptions_GPUFormat(Mat, PetscOptionItems *);
+static PetscErrorCode MatSetFromOptions_GPUFormat(Mat, MatGPUFormatOptionItems);
 static PetscErrorCode MatView_GPUFormat(Mat, PetscViewer);
 
 PetscErrorCode MatGPUFormatRegister_Private(MatGPUFormatOps *ops)
@@ -280,7 +280,7 @@ PetscErrorCode MatGPUFormatInvalidate_Private(Mat A)
 }
 
 /* The options of every type, -mat_gpuformat_<param> */
-PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *ctx, PetscOptionItems *PetscOptionsObject)
+PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *ctx, MatGPUFormatOptionItems PetscOptionsObject)
 {
   PetscInt minrows = ctx->product_min_rows;
 
@@ -298,7 +298,7 @@ PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *ctx, PetscOption
    parallel matrix's blocks only follow -mat_gpuformat_offdiag. Options are read here, at a conversion to one of our
    types and in MatSetFromOptions(), never in a product.
 */
-PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat A, Mat_GPUFormat *ctx, PetscOptionItems *PetscOptionsObject)
+PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat A, Mat_GPUFormat *ctx, MatGPUFormatOptionItems PetscOptionsObject)
 {
   void          *before;
   PetscBool      same;
@@ -773,7 +773,7 @@ static PetscErrorCode MatDestroy_GPUFormat(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatSetFromOptions_GPUFormat(Mat A, PetscOptionItems *PetscOptionsObject)
+static PetscErrorCode MatSetFromOptions_GPUFormat(Mat A, MatGPUFormatOptionItems PetscOptionsObject)
 {
   Mat_GPUFormat *ctx;
   char           head[64];

@@ -19,7 +19,15 @@
 #if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
   #include <petscdevice_cuda.h>
 #else
-typedef void *cudaStream_t;
+typedef void             *cudaStream_t;
+#endif
+
+/* The options object that a type's SetFromOptions() receives: a pointer to PetscOptionItems up to PETSc 3.22, a
+   PetscOptionItems (itself a pointer type) since 3.23 */
+#if PETSC_VERSION_GE(3, 23, 0)
+typedef PetscOptionItems MatGPUFormatOptionItems;
+#else
+typedef PetscOptionItems *MatGPUFormatOptionItems;
 #endif
 
 /* Row-length statistics of a CSR matrix, computed on the device by the common layer before a build */
@@ -70,7 +78,7 @@ typedef struct {
   PetscErrorCode (*create)(void **);
   PetscErrorCode (*copyparams)(const void *, void *);
   PetscErrorCode (*sameparams)(const void *, const void *, PetscBool *); /* the parameters copyparams() copies are equal */
-  PetscErrorCode (*setfromoptions)(void *, PetscOptionItems *);
+  PetscErrorCode (*setfromoptions)(void *, MatGPUFormatOptionItems);
   PetscErrorCode (*build)(void *, const MatGPUFormatCSR *);
   PetscErrorCode (*refresh)(void *, const MatGPUFormatCSR *);
   PetscErrorCode (*mult)(void *, const PetscScalar *, const PetscScalar *, PetscScalar *, cudaStream_t);

@@ -28,7 +28,7 @@ static PetscErrorCode MatAssemblyEnd_MPIGPUFormat(Mat, MatAssemblyType);
 static PetscErrorCode MatDuplicate_MPIGPUFormat(Mat, MatDuplicateOption, Mat *);
 static PetscErrorCode MatTranspose_MPIGPUFormat(Mat, MatReuse, Mat *);
 static PetscErrorCode MatDestroy_MPIGPUFormat(Mat);
-static PetscErrorCode MatSetFromOptions_MPIGPUFormat(Mat, PetscOptionItems *);
+static PetscErrorCode MatSetFromOptions_MPIGPUFormat(Mat, MatGPUFormatOptionItems);
 static PetscErrorCode MatView_MPIGPUFormat(Mat, PetscViewer);
 
 static PetscErrorCode MatGPUFormatMPIGetBaseOps_Private(void)
@@ -300,7 +300,7 @@ static PetscErrorCode MatDestroy_MPIGPUFormat(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatSetFromOptions_MPIGPUFormat(Mat A, PetscOptionItems *PetscOptionsObject)
+static PetscErrorCode MatSetFromOptions_MPIGPUFormat(Mat A, MatGPUFormatOptionItems PetscOptionsObject)
 {
   Mat_GPUFormat *ctx;
   char           head[64];

@@ -572,7 +572,7 @@ static PetscErrorCode BCESameParams(const void *pa, const void *pb, PetscBool *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode BCESetFromOptions(void *fmt, PetscOptionItems *PetscOptionsObject)
+static PetscErrorCode BCESetFromOptions(void *fmt, MatGPUFormatOptionItems PetscOptionsObject)
 {
   Mat_BCE *bc = (Mat_BCE *)fmt;
   PetscInt L = bc->L, merge = bc->merge;

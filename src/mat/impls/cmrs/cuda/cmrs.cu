@@ -683,7 +683,7 @@ static PetscErrorCode CMRSSameParams(const void *pa, const void *pb, PetscBool *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CMRSSetFromOptions(void *fmt, PetscOptionItems *PetscOptionsObject)
+static PetscErrorCode CMRSSetFromOptions(void *fmt, MatGPUFormatOptionItems PetscOptionsObject)
 {
   Mat_CMRS *cm     = (Mat_CMRS *)fmt;
   PetscInt  height = cm->height, spw;

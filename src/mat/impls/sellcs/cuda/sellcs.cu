@@ -571,7 +571,7 @@ static PetscErrorCode SELLCSSameParams(const void *pa, const void *pb, PetscBool
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SELLCSSetFromOptions(void *fmt, PetscOptionItems *PetscOptionsObject)
+static PetscErrorCode SELLCSSetFromOptions(void *fmt, MatGPUFormatOptionItems PetscOptionsObject)
 {
   Mat_SELLCS *sc = (Mat_SELLCS *)fmt;
   PetscInt    C = sc->C, sigma = sc->sigma, T = sc->threads, longrow = sc->longrow;
