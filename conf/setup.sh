@@ -1,8 +1,9 @@
 #!/bin/bash
 # Makes a Debian or Ubuntu machine ready for petsc-gpuformats, then configures and builds it:
 #   1. apt packages: compilers, CMake, OpenMPI, BLAS/LAPACK, clang-format (only the missing ones; needs root or sudo);
-#   2. PETSc 3.22.5 with CUDA in $PETSC_DIR (default /opt/petsc-cuda): an existing PETSc there is checked and used
-#      if it fits (3.22, CUDA, real double, 32-bit PetscInt, shared, optimized), never modified; otherwise PETSc is
+#   2. PETSc 3.22.5 (or 3.25.4, PETSC_VERSION) with CUDA in $PETSC_DIR (default /opt/petsc-cuda, /opt/petsc-cuda-3.25):
+#      an existing PETSc there is checked and used if it fits (3.22 or 3.25, CUDA, real double, 32-bit PetscInt,
+#      shared, optimized), never modified; otherwise PETSc is
 #      installed there only if the folder does not exist or is empty: from the prebuilt tarball (built for
 #      /opt/petsc-cuda), else built from Debian's source package with conf/petsc/build-from-source.sh;
 #   3. cmake configure and build in $BUILD_DIR (default build/).
@@ -10,6 +11,8 @@
 # Idempotent: packages and a fitting PETSc already present are kept, and the build is incremental.
 # Environment:
 #   PETSC_DIR, PETSC_ARCH    the PETSc to use or install (PETSC_ARCH: a build of a PETSc source tree in PETSC_DIR)
+#   PETSC_VERSION            the PETSc to install: 3.22.5 (default) or 3.25.4 (built from ../shared/petsc/petsc-3.25.4.tar.xz,
+#                            or SOURCE_TARBALL; no prebuilt one)
 #   BUILD_DIR                build folder (default build/ in the project)
 #   PETSC_PREBUILT_TARBALL   prebuilt PETSc for /opt/petsc-cuda (default ../shared/petsc/petsc-3.22.5-cuda13-sm90-openmpi.tar.xz
 #                            beside the project, if there); empty: build from source
@@ -19,7 +22,12 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 abspath() { case $1 in /*) printf '%s\n' "${1%/}" ;; *) printf '%s\n' "$PWD/${1%/}" ;; esac; }
-PETSC_DIR=$(abspath "${PETSC_DIR:-/opt/petsc-cuda}")
+PETSC_VERSION=${PETSC_VERSION:-3.22.5}
+case $PETSC_VERSION in
+  3.22.5) PETSC_DIR=$(abspath "${PETSC_DIR:-/opt/petsc-cuda}") ;;
+  3.25.4) PETSC_DIR=$(abspath "${PETSC_DIR:-/opt/petsc-cuda-3.25}") ;;
+  *) echo "setup: PETSC_VERSION=$PETSC_VERSION: 3.22.5 or 3.25.4" >&2; exit 2 ;;
+esac
 user_arch=${PETSC_ARCH:-}
 BUILD_DIR=$(abspath "${BUILD_DIR:-$root/build}")
 LOG_DIR=$BUILD_DIR/setup-logs
@@ -42,9 +50,9 @@ petsc_mismatches() {
   local v=$1/include/petscversion.h c=$2/include/petscconf.h ver d
   if [ -f "$v" ]; then
     ver="$(define_value PETSC_VERSION_MAJOR "$v").$(define_value PETSC_VERSION_MINOR "$v").$(define_value PETSC_VERSION_SUBMINOR "$v")"
-    case $ver in 3.22.*) ;; *) echo "version $ver: 3.22.x is needed" ;; esac
+    case $ver in 3.22.* | 3.25.*) ;; *) echo "version $ver: 3.22.x or 3.25.x is needed" ;; esac
   else
-    echo "no include/petscversion.h: its version is unknown (3.22.x is needed)"
+    echo "no include/petscversion.h: its version is unknown (3.22.x or 3.25.x is needed)"
   fi
   if [ ! -f "$c" ]; then
     local builds=""
@@ -128,7 +136,7 @@ elif [ -f "$PETSC_DIR/include/petscversion.h" ] || [ -e "$PETSC_DIR/lib/libpetsc
   if [ -n "$mismatches" ]; then
     problem "PETSC_DIR=$PETSC_DIR${petsc_arch:+ (PETSC_ARCH=$petsc_arch)} is a PETSc that petsc-gpuformats does not support:
     - ${mismatches//$'\n'/$'\n'    - }
-  Nothing was changed there. Point PETSC_DIR (and PETSC_ARCH) at a PETSc 3.22 built --with-cuda --with-debugging=0
+  Nothing was changed there. Point PETSC_DIR (and PETSC_ARCH) at a PETSc 3.22 or 3.25 built --with-cuda --with-debugging=0
   --with-scalar-type=real --with-precision=double --with-64-bit-indices=0 --with-shared-libraries=1, or at a new or
   empty folder to install one there$(
     [ "$PETSC_DIR" = "$prebuilt_prefix" ] || echo ", or unset PETSC_DIR and PETSC_ARCH to use $prebuilt_prefix")."
@@ -140,7 +148,10 @@ elif [ -d "$PETSC_DIR" ] && [ -n "$(ls -A "$PETSC_DIR")" ]; then
   problem "PETSC_DIR=$PETSC_DIR exists, is not empty and is not a PETSc installation (no include/petscversion.h, no lib/libpetsc.so); setup installs PETSc only into a new or empty folder, and wrote nothing there"
 else
   # Install: the prebuilt tarball if it applies, else the source build
-  if [ -n "${PETSC_PREBUILT_TARBALL+set}" ]; then
+  if [ "$PETSC_VERSION" != 3.22.5 ]; then
+    tarball="" # the prebuilt tarball is 3.22.5
+    tarball_given=0
+  elif [ -n "${PETSC_PREBUILT_TARBALL+set}" ]; then
     tarball=$PETSC_PREBUILT_TARBALL
     tarball_given=1
   else
@@ -169,6 +180,11 @@ else
     tarball=""
   fi
   [ -z "$tarball" ] || petsc_mode=prebuilt
+fi
+
+if [ "$petsc_mode" = source ] && [ "$PETSC_VERSION" = 3.25.4 ]; then
+  source_tarball=${SOURCE_TARBALL:-$(dirname "$root")/shared/petsc/petsc-3.25.4.tar.xz}
+  [ -r "$source_tarball" ] || problem "no PETSc 3.25.4 source at $source_tarball: set SOURCE_TARBALL to PETSc's petsc-3.25.4.tar.xz"
 fi
 
 # Root: for missing packages, PETSc's folder and CUDA's lib link
@@ -232,9 +248,10 @@ if [ ${#problems[@]} -gt 0 ]; then
   for p in "${problems[@]}"; do echo "  - $p" >&2; done
   exit 1
 fi
+if [ "$PETSC_VERSION" = 3.22.5 ]; then petsc_source="Debian's source package"; else petsc_source="PETSc's release tarball"; fi
 case $petsc_mode in
   prebuilt) petsc_plan="extract the prebuilt PETSc $tarball into $PETSC_DIR" ;;
-  source) petsc_plan="build PETSc 3.22.5 from Debian's source package into $PETSC_DIR (long; about 3 GB of disk)" ;;
+  source) petsc_plan="build PETSc $PETSC_VERSION from $petsc_source into $PETSC_DIR (long; about 3 GB of disk)" ;;
   *) petsc_plan="use the PETSc in $PETSC_DIR${petsc_arch:+ (PETSC_ARCH=$petsc_arch)}" ;;
 esac
 if [ "${SETUP_CHECK_ONLY:-0}" = 1 ]; then
@@ -265,10 +282,10 @@ extract_prebuilt() {
 case $petsc_mode in
   prebuilt) step petsc "extracting the prebuilt PETSc 3.22.5 into $PETSC_DIR" extract_prebuilt ;;
   source)
-    say "building PETSc 3.22.5 from Debian's source package into $PETSC_DIR: a 40 MB download, then a long compile (logs: $LOG_DIR/petsc/)"
+    say "building PETSc $PETSC_VERSION from $petsc_source into $PETSC_DIR: a long compile (logs: $LOG_DIR/petsc/)"
     mkdir -p "$LOG_DIR/petsc"
-    build_env=(PREFIX="$PETSC_DIR" LOG_DIR="$LOG_DIR/petsc" TMPDIR="${TMPDIR:-/tmp}" SETUP_SKIP_PACKAGES=1)
-    for v in DEBIAN_MIRROR DEBIAN_SUITE KEEP_WORK; do [ -z "${!v:-}" ] || build_env+=("$v=${!v}"); done
+    build_env=(PREFIX="$PETSC_DIR" LOG_DIR="$LOG_DIR/petsc" TMPDIR="${TMPDIR:-/tmp}" SETUP_SKIP_PACKAGES=1 PETSC_VERSION="$PETSC_VERSION")
+    for v in DEBIAN_MIRROR DEBIAN_SUITE KEEP_WORK SOURCE_TARBALL; do [ -z "${!v:-}" ] || build_env+=("$v=${!v}"); done
     # PETSc's environment of the caller must not reach PETSc's own configure and make
     if ! $sudo env -u PETSC_DIR -u PETSC_ARCH "${build_env[@]}" bash "$root/conf/petsc/build-from-source.sh"; then
       [ -z "$sudo" ] || $sudo chown -R "$(id -u):$(id -g)" "$LOG_DIR/petsc"

@@ -126,7 +126,7 @@ PetscErrorCode BenchProvenanceJSON(const BenchProvenance *p, char buf[], size_t 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode BenchTimingOptions(PetscOptionItems *PetscOptionsObject, PetscInt *warmup, PetscInt *batches, PetscInt *reps, PetscInt *bw_mib, PetscInt *bw_reps)
+PetscErrorCode BenchTimingOptions(BenchOptionItems PetscOptionsObject, PetscInt *warmup, PetscInt *batches, PetscInt *reps, PetscInt *bw_mib, PetscInt *bw_reps)
 {
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsBoundedInt("-warmup", "Untimed products before timing", NULL, *warmup, warmup, NULL, 0));

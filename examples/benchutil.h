@@ -24,4 +24,12 @@ PETSC_EXTERN PetscErrorCode BenchGetProvenance(BenchProvenance *);
 PETSC_EXTERN PetscErrorCode BenchProvenanceJSON(const BenchProvenance *, char[], size_t);
 
 /* The options both benchmarks take, inside their options block: -warmup, -batches, -reps, -bw_mib, -bw_reps */
-PETSC_EXTERN PetscErrorCode BenchTimingOptions(PetscOptionItems *, PetscInt *, PetscInt *, PetscInt *, PetscInt *, PetscInt *);
+/* The options object of a PetscOptionsBegin() block: a pointer to PetscOptionItems up to PETSc 3.22, a PetscOptionItems
+   (itself a pointer type) since 3.23 */
+#if PETSC_VERSION_GE(3, 23, 0)
+typedef PetscOptionItems BenchOptionItems;
+#else
+typedef PetscOptionItems *BenchOptionItems;
+#endif
+
+PETSC_EXTERN PetscErrorCode BenchTimingOptions(BenchOptionItems, PetscInt *, PetscInt *, PetscInt *, PetscInt *, PetscInt *);

@@ -971,7 +971,7 @@ static PetscErrorCode CheckOutOfMemory(void)
   ierr = MatMult(A, x, y);
   PetscCall(PetscPopErrorHandler());
   PetscCheck(ierr == PETSC_ERR_MEM, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A build without device memory gave error %d, not PETSC_ERR_MEM", (int)ierr);
-  PetscCall(PetscErrorMessage(ierr, NULL, &msg));
+  PetscCall(PetscErrorMessage(ierr, NULL, (void *)&msg)); /* char ** in PETSc 3.22, const char ** in 3.25 */
   PetscCall(PetscStrstr(msg ? msg : "", "device memory", &msg));
   named = (PetscBool)(msg != NULL);
   PetscCheck(named, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The out-of-memory error does not say device memory");

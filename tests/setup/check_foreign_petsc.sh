@@ -62,7 +62,7 @@ headers() {
 # (a) unsupported in every checked way but one (it has a lib/libpetsc.so, so it counts as shared)
 f=$tmp/foreign
 headers "$f"
-sed -i -E 's/^(#define PETSC_VERSION_MINOR[[:space:]]+)22/\121/' "$f/include/petscversion.h"
+sed -i -E 's/^(#define PETSC_VERSION_MINOR[[:space:]]+)[0-9]+/\121/' "$f/include/petscversion.h"
 sed -i -E '/^#define PETSC_(HAVE_CUDA|USE_REAL_DOUBLE)[[:space:]]/d' "$f/include/petscconf.h"
 printf '#define PETSC_USE_REAL_SINGLE 1\n#define PETSC_USE_COMPLEX 1\n#define PETSC_USE_64BIT_INDICES 1\n#define PETSC_USE_DEBUG 1\n' >>"$f/include/petscconf.h"
 : >"$f/lib/libpetsc.so"

@@ -85,7 +85,7 @@ static PetscErrorCode MatGPUFormatGetBaseOps_Private(void)
 
 static PetscErrorCode MatGPUFormatCtxDestroy(void *ptr)
 {
-  Mat_GPUFormat *ctx = (Mat_GPUFormat *)ptr;
+  Mat_GPUFormat *ctx = (Mat_GPUFormat *)MatGPUFormatDestroyArgCtx(ptr);
 
   PetscFunctionBegin;
   if (ctx->fmt) PetscCall(ctx->ops->reset(ctx->fmt)); /* the format's device data; the object itself is plain host memory */

@@ -9,6 +9,26 @@
 
 #define MATGPUFORMAT_CTX "MatGPUFormat_ctx"
 
+/* Names that changed between PETSc 3.22 and 3.25: the default destructor of a composed context (3.23), and the MPI
+   type of PetscBool, which became C's bool (3.24) */
+#if PETSC_VERSION_GE(3, 23, 0)
+  #define MatGPUFormatCtxDestroyDefault PetscCtxDestroyDefault
+#else
+  #define MatGPUFormatCtxDestroyDefault PetscContainerUserDestroyDefault
+#endif
+/* The context that a destructor given to PetscObjectContainerCompose() receives: the context itself up to PETSc 3.22,
+   its address since 3.23 (PetscCtxDestroyFn) */
+#if PETSC_VERSION_GE(3, 23, 0)
+  #define MatGPUFormatDestroyArgCtx(arg) (*(void **)(arg))
+#else
+  #define MatGPUFormatDestroyArgCtx(arg) (arg)
+#endif
+#if PETSC_VERSION_GE(3, 24, 0)
+  #define MATGPUFORMAT_MPI_BOOL MPI_C_BOOL
+#else
+  #define MATGPUFORMAT_MPI_BOOL MPIU_BOOL
+#endif
+
 typedef struct {
   MatGPUFormatOps *ops;
   void            *fmt;

@@ -48,7 +48,7 @@ static PetscErrorCode MatGPUFormatMPIGetBaseOps_Private(void)
 
 static PetscErrorCode MatGPUFormatMPICtxDestroy(void *ptr)
 {
-  Mat_GPUFormat *ctx = (Mat_GPUFormat *)ptr;
+  Mat_GPUFormat *ctx = (Mat_GPUFormat *)MatGPUFormatDestroyArgCtx(ptr);
 
   PetscFunctionBegin;
   PetscCall(ctx->ops->reset(ctx->fmt)); /* holds no device data; the parameters only */
@@ -349,7 +349,7 @@ PetscErrorCode MatGPUFormatMPICopyValues_Private(Mat A, Mat B)
   if (same) PetscCall(MatGPUFormatSamePattern_Private(Ad, Bd, &same));
   if (same) PetscCall(MatGPUFormatSamePattern_Private(Ao, Bo, &same));
   /* every rank learns of a mismatch on any rank, so that all of them stop with the error */
-  PetscCallMPI(MPIU_Allreduce(&same, &all, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)A)));
+  PetscCallMPI(MPIU_Allreduce(&same, &all, 1, MATGPUFORMAT_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)A)));
   PetscCheck(all, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_INCOMP, "MAT_REUSE_MATRIX needs a matrix of the same layout and nonzero pattern");
   PetscCall(MatGPUFormatCopyValues_Private(Ad, Bd));
   PetscCall(MatGPUFormatCopyValues_Private(Ao, Bo));

@@ -113,7 +113,7 @@ static PetscErrorCode MatGPUFormatProductGet_Private(Mat D, MatGPUFormatProduct 
   PetscCall(PetscObjectContainerQuery((PetscObject)D, MATGPUFORMAT_PRODUCT_CTX, (void **)pd));
   if (!*pd) {
     PetscCall(PetscNew(pd));
-    PetscCall(PetscObjectContainerCompose((PetscObject)D, MATGPUFORMAT_PRODUCT_CTX, *pd, PetscContainerUserDestroyDefault));
+    PetscCall(PetscObjectContainerCompose((PetscObject)D, MATGPUFORMAT_PRODUCT_CTX, *pd, MatGPUFormatCtxDestroyDefault));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
