@@ -6,6 +6,7 @@
 #   suite     PETSc's suite with every type (tests/petsc_suite; single-process tests unless SUITE_NP=all; SUITE_TYPES)
 #   sanitize  the compute-sanitizer tests, in their own build (build-san/, -DPETSCGPUFORMATS_SANITIZE=ON)
 #   debug     the gpu tests under a debug PETSc (tests/gpu/debug_petsc.sh with DEBUG_TARBALL, default .gpu/petsc-debug.tar.xz)
+#   petsc325  the gpu tests against PETSc 3.25.4 (tests/gpu/other_petsc.sh with OTHER_PETSC_TARBALL, default .gpu/petsc-3.25.tar.xz)
 #   refresh   bench/run_suite.sh refresh (records with rebuild and host-assembled times), again with
 #             -mat_gpuformat_stream_alloc if 200 s are left (bench-pool/), then the build phases (-info)
 # Everything goes into one file, OUTDIR/gpu-checks.tar.gz (a tool that returns only a few files gets all of it).
@@ -14,7 +15,7 @@
 #                                           of an earlier run instead of running it), JOBS (nproc), DEBUG_TARBALL
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
-  sed -n '2,14p' "$0" | sed -E 's/^# ?//'
+  sed -n '2,15p' "$0" | sed -E 's/^# ?//'
   exit 0
   ;;
 esac
@@ -81,6 +82,16 @@ if [[ " $steps " == *" debug "* ]]; then
     tail -20 "$work/gpu-checks/debug-run.log"
   else
     echo "no time left for the debug PETSc ($t s)"
+  fi
+fi
+if [[ " $steps " == *" petsc325 "* ]]; then
+  t=$(($(left) - 20))
+  if [ "$t" -gt 90 ]; then
+    timeout "$t" bash tests/gpu/other_petsc.sh "${OTHER_PETSC_TARBALL:-.gpu/petsc-3.25.tar.xz}" "$work/gpu-checks/petsc325" > "$work/gpu-checks/petsc325-run.log" 2>&1
+    echo "petsc325 rc=$?" | tee -a "$work/gpu-checks/petsc325-run.log"
+    tail -20 "$work/gpu-checks/petsc325-run.log"
+  else
+    echo "no time left for the gpu tests against PETSc 3.25 ($t s)"
   fi
 fi
 if [[ " $steps " == *" refresh "* ]]; then
