@@ -11,11 +11,13 @@
 # Idempotent: packages and a fitting PETSc already present are kept, and the build is incremental.
 # Environment:
 #   PETSC_DIR, PETSC_ARCH    the PETSc to use or install (PETSC_ARCH: a build of a PETSc source tree in PETSC_DIR)
-#   PETSC_VERSION            the PETSc to install: 3.22.5 (default) or 3.25.4 (built from ../shared/petsc/petsc-3.25.4.tar.xz,
-#                            or SOURCE_TARBALL; no prebuilt one)
+#   PETSC_VERSION            the PETSc to install: 3.22.5 (default) or 3.25.4 (prebuilt for /opt/petsc-cuda-3.25 if
+#                            ../shared/petsc/petsc-3.25.4-cuda13-sm90-openmpi.tar.xz exists, else built from
+#                            ../shared/petsc/petsc-3.25.4.tar.xz or SOURCE_TARBALL)
 #   BUILD_DIR                build folder (default build/ in the project)
 #   PETSC_PREBUILT_TARBALL   prebuilt PETSc for /opt/petsc-cuda (default ../shared/petsc/petsc-3.22.5-cuda13-sm90-openmpi.tar.xz
-#                            beside the project, if there); empty: build from source
+#                            beside the project, if there; for 3.25.4 the same name with its version, for /opt/petsc-cuda-3.25);
+#                            empty: build from source
 #   SETUP_SKIP_PACKAGES=1    do not check or install apt packages (install them yourself)
 #   SETUP_CHECK_ONLY=1       check the prerequisites and say what would be done; change nothing
 #   DEBIAN_MIRROR, DEBIAN_SUITE, KEEP_WORK   for the source build (conf/petsc/build-from-source.sh)
@@ -24,15 +26,16 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 abspath() { case $1 in /*) printf '%s\n' "${1%/}" ;; *) printf '%s\n' "$PWD/${1%/}" ;; esac; }
 PETSC_VERSION=${PETSC_VERSION:-3.22.5}
 case $PETSC_VERSION in
-  3.22.5) PETSC_DIR=$(abspath "${PETSC_DIR:-/opt/petsc-cuda}") ;;
-  3.25.4) PETSC_DIR=$(abspath "${PETSC_DIR:-/opt/petsc-cuda-3.25}") ;;
+  3.22.5) prebuilt_prefix=/opt/petsc-cuda petsc_source="Debian's source package" ;;
+  3.25.4) prebuilt_prefix=/opt/petsc-cuda-3.25 petsc_source="PETSc's release tarball" ;;
   *) echo "setup: PETSC_VERSION=$PETSC_VERSION: 3.22.5 or 3.25.4" >&2; exit 2 ;;
 esac
+PETSC_DIR=$(abspath "${PETSC_DIR:-$prebuilt_prefix}")
 user_arch=${PETSC_ARCH:-}
 BUILD_DIR=$(abspath "${BUILD_DIR:-$root/build}")
 LOG_DIR=$BUILD_DIR/setup-logs
-prebuilt_prefix=/opt/petsc-cuda
-default_tarball=$(dirname "$root")/shared/petsc/petsc-3.22.5-cuda13-sm90-openmpi.tar.xz
+# built for prebuilt_prefix, as one folder named like it
+default_tarball=$(dirname "$root")/shared/petsc/petsc-$PETSC_VERSION-cuda13-sm90-openmpi.tar.xz
 packages="cmake g++ make pkg-config libopenmpi-dev openmpi-bin liblapack-dev libblas-dev xz-utils python3 clang-format"
 export PATH="/usr/local/cuda/bin:$PATH"
 
@@ -148,10 +151,7 @@ elif [ -d "$PETSC_DIR" ] && [ -n "$(ls -A "$PETSC_DIR")" ]; then
   problem "PETSC_DIR=$PETSC_DIR exists, is not empty and is not a PETSc installation (no include/petscversion.h, no lib/libpetsc.so); setup installs PETSc only into a new or empty folder, and wrote nothing there"
 else
   # Install: the prebuilt tarball if it applies, else the source build
-  if [ "$PETSC_VERSION" != 3.22.5 ]; then
-    tarball="" # the prebuilt tarball is 3.22.5
-    tarball_given=0
-  elif [ -n "${PETSC_PREBUILT_TARBALL+set}" ]; then
+  if [ -n "${PETSC_PREBUILT_TARBALL+set}" ]; then
     tarball=$PETSC_PREBUILT_TARBALL
     tarball_given=1
   else
@@ -162,20 +162,20 @@ else
   if [ -z "$tarball" ]; then
     :
   elif [ ! -r "$tarball" ]; then
-    say "no prebuilt PETSc at $tarball (no ../shared beside the project?): PETSc will be built from Debian's source package instead"
+    say "no prebuilt PETSc at $tarball (no ../shared beside the project?): PETSc will be built from $petsc_source instead"
     tarball=""
   elif [ "$PETSC_DIR" != "$prebuilt_prefix" ]; then
     if [ $tarball_given = 1 ]; then
       problem "the prebuilt PETSc ($tarball) is built for $prebuilt_prefix, not PETSC_DIR=$PETSC_DIR: unset PETSC_DIR, or set PETSC_PREBUILT_TARBALL= (empty) to build from source into $PETSC_DIR"
     else
-      say "the prebuilt PETSc is built for $prebuilt_prefix, not $PETSC_DIR: PETSc will be built from Debian's source package"
+      say "the prebuilt PETSc is built for $prebuilt_prefix, not $PETSC_DIR: PETSc will be built from $petsc_source"
     fi
     tarball=""
   elif [ -n "$cuda_major" ] && [ "$cuda_major" != 13 ]; then
     if [ $tarball_given = 1 ]; then
       problem "the prebuilt PETSc ($tarball) needs CUDA 13 (libcudart.so.13), this is CUDA $cuda_version: set PETSC_PREBUILT_TARBALL= (empty) to build from source"
     else
-      say "the prebuilt PETSc needs CUDA 13: PETSc will be built from Debian's source package"
+      say "the prebuilt PETSc needs CUDA 13: PETSc will be built from $petsc_source"
     fi
     tarball=""
   fi
@@ -248,7 +248,6 @@ if [ ${#problems[@]} -gt 0 ]; then
   for p in "${problems[@]}"; do echo "  - $p" >&2; done
   exit 1
 fi
-if [ "$PETSC_VERSION" = 3.22.5 ]; then petsc_source="Debian's source package"; else petsc_source="PETSc's release tarball"; fi
 case $petsc_mode in
   prebuilt) petsc_plan="extract the prebuilt PETSc $tarball into $PETSC_DIR" ;;
   source) petsc_plan="build PETSc $PETSC_VERSION from $petsc_source into $PETSC_DIR (long; about 3 GB of disk)" ;;
@@ -275,12 +274,14 @@ extract_prebuilt() {
   stage=$($sudo mktemp -d "$parent/.petsc-setup.XXXXXX")
   trap '$sudo rm -rf "$stage"' EXIT # runs in step's subshell
   $sudo tar xJf "$tarball" -C "$stage"
-  [ -f "$stage/petsc-cuda/include/petscversion.h" ] || { echo "$tarball holds no petsc-cuda/include/petscversion.h"; return 1; }
+  local top
+  top=$(basename "$prebuilt_prefix")
+  [ -f "$stage/$top/include/petscversion.h" ] || { echo "$tarball holds no $top/include/petscversion.h"; return 1; }
   if [ -d "$PETSC_DIR" ]; then $sudo rmdir "$PETSC_DIR"; fi # empty: checked above
-  $sudo mv "$stage/petsc-cuda" "$PETSC_DIR"
+  $sudo mv "$stage/$top" "$PETSC_DIR"
 }
 case $petsc_mode in
-  prebuilt) step petsc "extracting the prebuilt PETSc 3.22.5 into $PETSC_DIR" extract_prebuilt ;;
+  prebuilt) step petsc "extracting the prebuilt PETSc $PETSC_VERSION into $PETSC_DIR" extract_prebuilt ;;
   source)
     say "building PETSc $PETSC_VERSION from $petsc_source into $PETSC_DIR: a long compile (logs: $LOG_DIR/petsc/)"
     mkdir -p "$LOG_DIR/petsc"
