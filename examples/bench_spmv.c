@@ -419,6 +419,39 @@ static PetscErrorCode NotAvailableRecord(BenchCtx *ctx, const char entry[], MatT
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* *err becomes the larger of *err and y's relative error, NaN if either is */
+static PetscErrorCode MaxRelativeError(Vec y, Vec yref, PetscReal nrmref, Vec work, PetscReal *err)
+{
+  PetscReal e;
+
+  PetscFunctionBeginUser;
+  PetscCall(RelativeError(y, yref, nrmref, work, &e));
+  *err = PetscIsNanReal(e) || PetscIsNanReal(*err) ? NAN : PetscMax(*err, e);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A second matrix B2 from Aref (MatDuplicate(): aijcusparse duplicates on the host), its CSR uploaded by one aijcusparse
+   product first when upload_first, converted in place to type (none: NULL); then its first product on y (set to NaN
+   first), timed with the device synchronised before and after */
+static PetscErrorCode SecondMatrixFirstProduct(Mat Aref, const char prefix[], const char type[], PetscBool upload_first, Vec x, Vec y, Mat *B2, PetscLogDouble *seconds)
+{
+  PetscLogDouble s0, s1;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatDuplicate(Aref, MAT_COPY_VALUES, B2));
+  PetscCall(MatSetOptionsPrefix(*B2, prefix));
+  if (upload_first) PetscCall(MatMult(*B2, x, y));
+  if (type) PetscCall(MatConvert(*B2, type, MAT_INPLACE_MATRIX, B2));
+  PetscCall(VecSet(y, NAN));
+  PetscCallCUDA(cudaDeviceSynchronize());
+  PetscCall(PetscTime(&s0));
+  PetscCall(MatMult(*B2, x, y));
+  PetscCallCUDA(cudaDeviceSynchronize());
+  PetscCall(PetscTime(&s1));
+  *seconds = s1 - s0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], Mat Ahost, Mat Aref, Vec x, Vec y, Vec yref, PetscReal nrmref, Vec work, PetscBool *correct)
 {
   char           prefix[32], *tname;
@@ -591,39 +624,19 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
      a matrix assembled on the host, its upload and build included (host_first_s), each checked */
   if (B && (ours || isaij)) {
     Mat            B2;
-    PetscLogDouble s0, s1;
-    PetscReal      e;
+    PetscLogDouble s0, s1, first;
 
-    PetscCall(MatDuplicate(Aref, MAT_COPY_VALUES, &B2));
-    PetscCall(MatSetOptionsPrefix(B2, prefix));
-    if (ours) PetscCall(MatConvert(B2, actual, MAT_INPLACE_MATRIX, &B2));
-    PetscCall(VecSet(y, NAN));
-    PetscCallCUDA(cudaDeviceSynchronize());
-    PetscCall(PetscTime(&s0));
-    PetscCall(MatMult(B2, x, y));
-    PetscCallCUDA(cudaDeviceSynchronize());
-    PetscCall(PetscTime(&s1));
-    PetscCall(RelativeError(y, yref, nrmref, work, &e));
-    err2 = PetscIsNanReal(e) || PetscIsNanReal(err2) ? NAN : PetscMax(err2, e);
+    PetscCall(SecondMatrixFirstProduct(Aref, prefix, ours ? actual : NULL, PETSC_FALSE, x, y, &B2, &first));
+    PetscCall(MaxRelativeError(y, yref, nrmref, work, &err2));
     if (ours) PetscCall(MatGPUFormatGetBuildTime(B2, &rebuild_s));
-    else rebuild_s = PetscMax(0.0, (s1 - s0) - (PetscLogDouble)median_s); /* below one product's noise: none */
+    else rebuild_s = PetscMax(0.0, first - (PetscLogDouble)median_s); /* below one product's noise: none */
     PetscCall(MatDestroy(&B2));
 
     /* The build as users of an assembled aijcusparse matrix meet it: its CSR already on the GPU (one aijcusparse product
        uploads it), MatConvert() in place, then the first product, less one steady product (device_build_s) */
-    PetscCall(MatDuplicate(Aref, MAT_COPY_VALUES, &B2));
-    PetscCall(MatSetOptionsPrefix(B2, prefix));
-    PetscCall(MatMult(B2, x, y));
-    if (ours) PetscCall(MatConvert(B2, actual, MAT_INPLACE_MATRIX, &B2));
-    PetscCall(VecSet(y, NAN));
-    PetscCallCUDA(cudaDeviceSynchronize());
-    PetscCall(PetscTime(&s0));
-    PetscCall(MatMult(B2, x, y));
-    PetscCallCUDA(cudaDeviceSynchronize());
-    PetscCall(PetscTime(&s1));
-    device_build_s = PetscMax(0.0, (PetscReal)(s1 - s0) - median_s); /* below one product's noise: none */
-    PetscCall(RelativeError(y, yref, nrmref, work, &e));
-    err2 = PetscIsNanReal(e) || PetscIsNanReal(err2) ? NAN : PetscMax(err2, e);
+    PetscCall(SecondMatrixFirstProduct(Aref, prefix, ours ? actual : NULL, PETSC_TRUE, x, y, &B2, &first));
+    PetscCall(MaxRelativeError(y, yref, nrmref, work, &err2));
+    device_build_s = PetscMax(0.0, (PetscReal)first - median_s); /* below one product's noise: none */
     PetscCall(MatDestroy(&B2));
 
     PetscCall(VecSet(y, NAN));
@@ -636,8 +649,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
     PetscCallCUDA(cudaDeviceSynchronize());
     PetscCall(PetscTime(&s1));
     host_first_s = (PetscReal)(s1 - s0);
-    PetscCall(RelativeError(y, yref, nrmref, work, &e));
-    err2 = PetscIsNanReal(e) || PetscIsNanReal(err2) ? NAN : PetscMax(err2, e);
+    PetscCall(MaxRelativeError(y, yref, nrmref, work, &err2));
     PetscCall(MatDestroy(&B2));
     if (PetscIsNanReal(err1) || PetscIsNanReal(err2)) err = NAN;
     else err = PetscMax(err1, err2);

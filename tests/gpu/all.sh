@@ -74,25 +74,23 @@ if [[ " $steps " == *" sanitize "* ]]; then
     echo "no time left for the sanitizer tests ($t s)"
   fi
 fi
-if [[ " $steps " == *" debug "* ]]; then
-  t=$(($(left) - 20))
+# gpu_tests_with STEP WHAT SCRIPT TARBALL: one of the scripts that build and run the gpu tests against another PETSc,
+# within the deadline, its console in STEP-run.log and its logs in STEP/
+gpu_tests_with() {
+  local t=$(($(left) - 20))
   if [ "$t" -gt 90 ]; then
-    timeout "$t" bash tests/gpu/debug_petsc.sh "${DEBUG_TARBALL:-.gpu/petsc-debug.tar.xz}" "$work/gpu-checks/debug" > "$work/gpu-checks/debug-run.log" 2>&1
-    echo "debug rc=$?" | tee -a "$work/gpu-checks/debug-run.log"
-    tail -20 "$work/gpu-checks/debug-run.log"
+    timeout "$t" bash "$3" "$4" "$work/gpu-checks/$1" > "$work/gpu-checks/$1-run.log" 2>&1
+    echo "$1 rc=$?" | tee -a "$work/gpu-checks/$1-run.log"
+    tail -20 "$work/gpu-checks/$1-run.log"
   else
-    echo "no time left for the debug PETSc ($t s)"
+    echo "no time left for $2 ($t s)"
   fi
+}
+if [[ " $steps " == *" debug "* ]]; then
+  gpu_tests_with debug "the debug PETSc" tests/gpu/debug_petsc.sh "${DEBUG_TARBALL:-.gpu/petsc-debug.tar.xz}"
 fi
 if [[ " $steps " == *" petsc325 "* ]]; then
-  t=$(($(left) - 20))
-  if [ "$t" -gt 90 ]; then
-    timeout "$t" bash tests/gpu/other_petsc.sh "${OTHER_PETSC_TARBALL:-.gpu/petsc-3.25.tar.xz}" "$work/gpu-checks/petsc325" > "$work/gpu-checks/petsc325-run.log" 2>&1
-    echo "petsc325 rc=$?" | tee -a "$work/gpu-checks/petsc325-run.log"
-    tail -20 "$work/gpu-checks/petsc325-run.log"
-  else
-    echo "no time left for the gpu tests against PETSc 3.25 ($t s)"
-  fi
+  gpu_tests_with petsc325 "the gpu tests against PETSc 3.25" tests/gpu/other_petsc.sh "${OTHER_PETSC_TARBALL:-.gpu/petsc-3.25.tar.xz}"
 fi
 if [[ " $steps " == *" refresh "* ]]; then
   t=$(($(left) - 20))

@@ -4,12 +4,13 @@
 # no PETSc memory is left allocated at PetscFinalize(). On a GPU host, from the project root, inside .gpu/run.sh:
 #   bash .gpu/run.sh bash tests/gpu/debug_petsc.sh TARBALL OUTDIR [CTEST_ARGS...]
 # TARBALL: that PETSc's prefix packed as a folder petsc-cuda-debug/ (installed to /opt/petsc-cuda-debug), or - when
-# /opt/petsc-cuda-debug is there already. Builds the project in build-debug/, runs ctest -L gpu (CTEST_ARGS added), writes
-# OUTDIR/ctest-debug.log, OUTDIR/LastTest.log and OUTDIR/leaks.txt (the -malloc_dump reports found in the test logs, each
-# with its test's name; PETSc's own, explained below, in petsc-leaks.txt), and exits non-zero when a test fails or memory is left.
+# /opt/petsc-cuda-debug is there already. Builds the project in build-debug/ and runs ctest -L gpu (CTEST_ARGS added)
+# through other_petsc.sh; writes OUTDIR/ctest-petsc-cuda-debug.log, OUTDIR/LastTest.log and OUTDIR/leaks.txt (the
+# -malloc_dump reports of the test logs, each with its test's name; PETSc's own, explained below, in petsc-leaks.txt);
+# exits non-zero when a test fails or memory is left.
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
-  sed -n '2,9p' "$0" | sed -E 's/^# ?//'
+  sed -n '2,10p' "$0" | sed -E 's/^# ?//'
   exit 0
   ;;
 esac
@@ -20,11 +21,9 @@ mkdir -p "$out"
 if [ "$tarball" != - ]; then mkdir -p /opt && tar xJf "$tarball" -C /opt || exit 1; fi
 [ -f /opt/petsc-cuda-debug/lib/libpetsc.so ] || { echo "no PETSc in /opt/petsc-cuda-debug"; exit 1; }
 grep -q "define PETSC_USE_DEBUG 1" /opt/petsc-cuda-debug/include/petscconf.h || { echo "/opt/petsc-cuda-debug is not a debug build"; exit 1; }
-PETSC_DIR=/opt/petsc-cuda-debug cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Release > "$out/configure-debug.log" 2>&1 || { tail -30 "$out/configure-debug.log"; exit 1; }
-cmake --build build-debug -j "$(nproc)" > "$out/build-debug.log" 2>&1 || { tail -40 "$out/build-debug.log"; exit 1; }
-export PETSC_DIR=/opt/petsc-cuda-debug
-export PETSC_OPTIONS="${PETSC_OPTIONS:-} -malloc_debug -malloc_dump"
-ctest --test-dir build-debug -L gpu -j 6 --timeout 240 --output-on-failure "$@" > "$out/ctest-debug.log" 2>&1
+# the build and the tests as against any other PETSc, with PETSc's memory checks in the tests
+OTHER_PETSC=petsc-cuda-debug BUILD_DIR=build-debug CTEST_TIMEOUT=240 TEST_PETSC_OPTIONS="-malloc_debug -malloc_dump" \
+  bash "$(dirname "$0")/other_petsc.sh" - "$out" "$@"
 rc=$?
 # -malloc_dump prints one report per block left: "[rank] N bytes", then the stack of its allocation, one line per
 # function. Each report goes, with its test's name, to leaks.txt, except one that PETSc itself leaves: when a
@@ -41,7 +40,6 @@ awk -v ours="$out/leaks.txt" -v petsc="$out/petsc-leaks.txt" '
   { flush() }
   END { flush() }' build-debug/Testing/Temporary/LastTest.log 2> /dev/null
 cp build-debug/Testing/Temporary/LastTest.log "$out/LastTest.log" 2> /dev/null
-grep -E "tests passed|\*\*\*" "$out/ctest-debug.log" | tail -20
 if [ -s "$out/leaks.txt" ]; then
   echo "memory left at PetscFinalize(): $(wc -l < "$out/leaks.txt") lines in $out/leaks.txt"
   rc=1
