@@ -8,12 +8,15 @@ Every run appends one JSON record to RESULTS (default bench/results/<gpu>/mg.jso
 dirty flag, GPU, driver, CUDA and PETSc versions); then the report (median of the repeats) is written next to it
 as mg.md.
 
-  python3 bench/mg.py [--build build-gpu] [--types aijcusparse,cmrs,sellcs,bce] [--repeat 3] [--cases ex45_gamg_65,...]
+  python3 bench/mg.py [--build build-gpu] [--types aijcusparse,cmrs,sellcs,bce] [--repeat 3] [--cases ex45_gamg_65,...] [--np 1,2]
   python3 bench/mg.py --report bench/results/h100/mg.jsonl [--commit C]   # the report only (of C, else of the last run's commit)
 
 The cases ex2_jacobi, ex45_jacobi_200 and ex45_gamg_200 (time to solution with many products, and GAMG at 200^3) run
 when --cases names them; the report gives each type's KSPSolve target, aijcusparse's KSPSolve less 90% of the MatMult
 time the type saves.
+
+--np runs each case on each of these process counts (mpiexec -n P; with P GPUs visible, PETSc gives rank r the GPU
+r mod P); the records carry nprocs and the GPUs the processes use, and the report has one block per case and count.
 
 Each type's run adds -dll_append <the library>; aijcusparse runs without it. A type written TYPE/OPTION=VALUE/...
 passes extra options, e.g. cmrs/mat_gpuformat_product_min_rows=100000.
@@ -57,8 +60,12 @@ def sh(cmd):
 
 
 def provenance(root):
-    commit = sh(f"git -C {root} rev-parse --short HEAD") or os.environ.get("GIT_COMMIT", "unknown")
-    dirty = bool(sh(f"git -C {root} status --porcelain --untracked-files=no")) if commit != "unknown" else None
+    # GIT_COMMIT and GIT_DIRTY first: a GPU host's copy of the tree may carry a .git of an older commit
+    commit = os.environ.get("GIT_COMMIT") or sh(f"git -C {root} rev-parse --short HEAD") or "unknown"
+    if "GIT_DIRTY" in os.environ:
+        dirty = os.environ["GIT_DIRTY"] == "1"
+    else:
+        dirty = bool(sh(f"git -C {root} status --porcelain --untracked-files=no")) if commit != "unknown" else None
     gpu = sh("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader -i 0").split(", ")
     petsc = os.environ.get("PETSC_DIR", "/opt/petsc-cuda")
     version = sh(f"sed -n 's/^Version: //p' {petsc}/lib/pkgconfig/PETSc.pc")
@@ -80,17 +87,30 @@ def parse(out):
     return rec
 
 
-def run(args, case, typ, lib, prov):
+def gpu_count():
+    return len([line for line in sh("nvidia-smi -L").splitlines() if line.startswith("GPU ")])
+
+
+def label(r):
+    """A case and its process count, as the report names them"""
+    n = r.get("nprocs", 1)
+    return r["case"] if n == 1 else f"{r['case']}, {n} processes"
+
+
+def run(args, case, typ, lib, prov, nprocs=1):
     prog, typeopt, cargs = CASES[case]
     parts = typ.split("/")
     base, extra = parts[0], " ".join("-" + p.replace("=", " ", 1) for p in parts[1:])
     exe = os.path.join(args.build, "tests", prog)
     cmd = f"{exe} {cargs} {typeopt} {base} {extra} -ksp_converged_reason -log_view -log_view_gpu_time"
+    if nprocs > 1:
+        cmd = f"mpiexec -n {nprocs} {cmd}"
     if base != "aijcusparse":
         cmd += f" -dll_append {lib}"
     t0 = time.time()
     p = subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=args.timeout)
-    rec = {"case": case, "type": typ, "command": cmd.replace(args.build + "/", ""), "rc": p.returncode, "wall_s": round(time.time() - t0, 3)}
+    rec = {"case": case, "type": typ, "nprocs": nprocs, "gpus": min(nprocs, gpu_count()), "command": cmd.replace(args.build + "/", ""), "rc": p.returncode,
+           "wall_s": round(time.time() - t0, 3)}
     rec.update(parse(p.stdout))
     rec.update(prov)
     if p.returncode:
@@ -125,10 +145,10 @@ def report(path, commit=None):
     out.append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     cases = []
     for r in recs:
-        if r["case"] not in cases:
-            cases.append(r["case"])
+        if label(r) not in cases:
+            cases.append(label(r))
     for case in cases:
-        rows = [r for r in recs if r["case"] == case]
+        rows = [r for r in recs if label(r) == case]
         types = []
         for r in rows:
             if r["type"] not in types:
@@ -170,6 +190,7 @@ def main():
     ap.add_argument("--types", default="aijcusparse,cmrs,sellcs,bce")
     ap.add_argument("--cases", default=",".join(DEFAULT_CASES), help="among " + ",".join(CASES))
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--np", default="1", help="comma separated process counts (mpiexec -n)")
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--results", default=None)
     ap.add_argument("--report", default=None, help="only write the report of this JSONL file")
@@ -187,12 +208,13 @@ def main():
     with open(results, "a") as f:
         for case in args.cases.split(","):
             for rep in range(args.repeat):
-                for typ in args.types.split(","):  # types interleaved, so that drift hits all alike
-                    rec = run(args, case, typ, lib, prov)
-                    f.write(json.dumps(rec) + "\n")
-                    f.flush()
-                    print(f"{case} {typ} rep {rep}: rc {rec['rc']} its {rec.get('iterations')} PCSetUp {rec.get('PCSetUp', {}).get('s')} "
-                          f"KSPSolve {rec.get('KSPSolve', {}).get('s')} wall {rec['wall_s']}", flush=True)
+                for nprocs in [int(n) for n in args.np.split(",")]:
+                    for typ in args.types.split(","):  # types interleaved, so that drift hits all alike
+                        rec = run(args, case, typ, lib, prov, nprocs)
+                        f.write(json.dumps(rec) + "\n")
+                        f.flush()
+                        print(f"{case} np {nprocs} {typ} rep {rep}: rc {rec['rc']} its {rec.get('iterations')} PCSetUp {rec.get('PCSetUp', {}).get('s')} "
+                              f"KSPSolve {rec.get('KSPSolve', {}).get('s')} wall {rec['wall_s']}", flush=True)
     report(results)
 
 

@@ -2,6 +2,7 @@ static char help[] = "Parallel SpMV benchmark: MatMult() of one matrix, distribu
 in a list of parallel GPU matrix types, against mpiaijcusparse with the same partition.\n\
   -types <aijcusparse,cmrs,cmrs/offdiag,...> : entries; /offdiag puts the off-diagonal blocks in the format too\n\
   -matrix <kind> and its size options, or -matrix file -f FILE : the matrix (examples/matgen.c), generated on every process\n\
+  -gpus_expected n : stop unless the processes use exactly n distinct GPUs (0: any)\n\
   -warmup n -batches b -reps r : untimed products, then b timed batches of r products\n\
   -bw_mib mib -bw_reps n : the copy bandwidth measurement (rank 0 alone)\n\
   -json_out file : append one JSON record per entry\n";
@@ -11,9 +12,13 @@ in a list of parallel GPU matrix types, against mpiaijcusparse with the same par
      product   the time of one MatMult() of the parallel matrix, the maximum over the processes of each batch
                (batches start at a barrier, each process synchronizes its device at the end), median over batches;
      diagonal  the same for the product of the diagonal block alone (MatMult() of the block on local vectors);
+     offdiag   the same for the off-diagonal block's product alone (MatMultAdd() of the block on a vector of ghost
+               values, as MatMult() does after the scatter);
      scatter   the same for the scatter of the ghost values alone (a VecScatter of the off-diagonal block's columns);
    and the ratios to mpiaijcusparse. The result is checked against mpiaijcusparse's (relative 2-norm error).
-   Rank 0 prints a table; the JSON records carry the device, the copy bandwidth, the matrix, the process count.
+   Rank 0 prints a table; the JSON records carry the device, the number of distinct GPUs the processes use (PETSc
+   gives rank r the device r mod the devices it sees, -device_select_cuda overrides), the copy bandwidth of rank 0's
+   GPU, the matrix, the process count.
 */
 #include <petscmat.h>
 #include <petsctime.h>
@@ -24,7 +29,7 @@ in a list of parallel GPU matrix types, against mpiaijcusparse with the same par
 
 typedef struct {
   PetscInt  warmup, batches, reps;
-  PetscReal product, diagonal, scatter; /* seconds, medians of the per-batch maxima */
+  PetscReal product, diagonal, offdiag, scatter; /* seconds, medians of the per-batch maxima */
 } Timing;
 
 /* Seconds per operation, max over ranks of each batch, median over batches; op(ctx) runs one operation */
@@ -69,6 +74,15 @@ static PetscErrorCode OpMult(void *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode OpMultAdd(void *p)
+{
+  OpCtx *o = (OpCtx *)p;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatMultAdd(o->A, o->x, o->y, o->y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode OpScatter(void *p)
 {
   OpCtx *o = (OpCtx *)p;
@@ -79,7 +93,7 @@ static PetscErrorCode OpScatter(void *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Times the product, the diagonal block's product and the ghost scatter of A on x */
+/* Times the product, the diagonal and off-diagonal blocks' products and the ghost scatter of A on x */
 static PetscErrorCode TimeMatrix(Mat A, Vec x, Vec y, Timing *t)
 {
   MPI_Comm        comm = PetscObjectComm((PetscObject)A);
@@ -97,6 +111,14 @@ static PetscErrorCode TimeMatrix(Mat A, Vec x, Vec y, Timing *t)
   PetscCall(VecSet(o.x, 1.0));
   o.A = Ad;
   PetscCall(TimeOp(comm, t, OpMult, &o, &t->diagonal));
+  PetscCall(VecDestroy(&o.x));
+  PetscCall(VecDestroy(&o.y));
+  /* the off-diagonal block on a vector of ghost values (as many as its columns), added to y: what MatMult() does */
+  PetscCall(MatCreateVecs(Ao, &o.x, &o.y));
+  PetscCall(VecSet(o.x, 1.0));
+  PetscCall(VecSet(o.y, 0.0));
+  o.A = Ao;
+  PetscCall(TimeOp(comm, t, OpMultAdd, &o, &t->offdiag));
   PetscCall(VecDestroy(&o.x));
   PetscCall(VecDestroy(&o.y));
   { /* the scatter that MatMult() does: the ghost columns of this process, from x */
@@ -121,13 +143,14 @@ int main(int argc, char **argv)
   char                  types[PETSC_MAX_PATH_LEN] = "aijcusparse,cmrs,cmrs/offdiag,sellcs,sellcs/offdiag,bce,bce/offdiag", json_out[PETSC_MAX_PATH_LEN] = "", matrix[64], params[PETSC_MAX_PATH_LEN];
   char                **entries;
   int                   ntypes;
-  PetscInt              bw_mib = 1024, bw_reps = 20, M, N, rstart, rend, nfailed = 0;
-  PetscInt64            nnz = 0;
+  PetscInt              bw_mib = 1024, bw_reps = 20, M, N, rstart, rend, nfailed = 0, gpus_expected = 0, ghosts_max = 0;
+  PetscMPIInt           ngpus = 0;
+  PetscInt64            nnz   = 0;
   PetscMPIInt           size, rank;
   PetscReal             bw = 0, row_mean, row_std, nrmref;
   PetscInt              row_max;
   PetscBool             flg_json;
-  Timing                t = {10, 7, 100, 0, 0, 0}, ref = {0};
+  Timing                t = {10, 7, 100, 0, 0, 0, 0}, ref = {0};
   Mat                   H, Hl, Ahost, Aref;
   Vec                   x, yref, y;
   FILE                 *json = NULL;
@@ -145,6 +168,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-types", "Comma separated list of entries: a type, or a type/offdiag", NULL, types, types, sizeof(types), NULL));
   PetscCall(BenchTimingOptions(PetscOptionsObject, &t.warmup, &t.batches, &t.reps, &bw_mib, &bw_reps));
   PetscCall(PetscOptionsString("-json_out", "Also append the JSON records to this file (rank 0)", NULL, json_out, json_out, sizeof(json_out), &flg_json));
+  PetscCall(PetscOptionsBoundedInt("-gpus_expected", "Stop unless the processes use exactly this many distinct GPUs (0: any)", NULL, gpus_expected, &gpus_expected, NULL, 0));
   PetscOptionsEnd();
   {
     PetscBool stop;
@@ -159,9 +183,29 @@ int main(int argc, char **argv)
   PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
   PetscCallCUDA(cudaGetDevice(&dev));
   PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
+  { /* which GPU each process uses, by PCI address: the number of distinct ones goes into the records */
+    char        bus[32], *all = NULL;
+    PetscMPIInt len = (PetscMPIInt)sizeof(bus);
+
+    PetscCallCUDA(cudaDeviceGetPCIBusId(bus, (int)sizeof(bus), dev));
+    if (rank == 0) PetscCall(PetscCalloc1((size_t)size * sizeof(bus), &all));
+    PetscCallMPI(MPI_Gather(bus, len, MPI_CHAR, all, len, MPI_CHAR, 0, PETSC_COMM_WORLD));
+    if (rank == 0) {
+      for (PetscMPIInt r = 0; r < size; r++) {
+        PetscBool seen = PETSC_FALSE;
+
+        for (PetscMPIInt q = 0; q < r && !seen; q++) PetscCall(PetscStrcmp(all + r * sizeof(bus), all + q * sizeof(bus), &seen));
+        if (!seen) ngpus++;
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "# rank %d: GPU %s\n", r, all + r * sizeof(bus)));
+      }
+      PetscCall(PetscFree(all));
+    }
+    PetscCallMPI(MPI_Bcast(&ngpus, 1, MPI_INT, 0, PETSC_COMM_WORLD));
+    PetscCheck(!gpus_expected || ngpus == gpus_expected, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "The %d processes use %d distinct GPUs, not the %" PetscInt_FMT " of -gpus_expected (PETSc gives rank r the device r mod the devices it sees; -device_select_cuda overrides)", size, ngpus, gpus_expected);
+  }
   PetscCall(BenchGetProvenance(&prov));
   PetscCall(BenchProvenanceJSON(&prov, provjson, sizeof(provjson)));
-  if (rank == 0) PetscCall(BenchMeasureCopyBandwidth(bw_mib, bw_reps, &bw)); /* the others wait: the GPU is shared */
+  if (rank == 0) PetscCall(BenchMeasureCopyBandwidth(bw_mib, bw_reps, &bw)); /* the others wait: the GPU may be shared */
   PetscCallMPI(MPI_Bcast(&bw, 1, MPIU_REAL, 0, PETSC_COMM_WORLD));
 
   /* the matrix, generated whole on every process (the same seed), each taking its rows of PETSc's default layout */
@@ -211,12 +255,20 @@ int main(int argc, char **argv)
   }
   PetscCall(MatMult(Aref, x, yref));
   PetscCall(VecNorm(yref, NORM_2, &nrmref));
+  { /* the ghost values a process receives in each product: the columns of its off-diagonal block, max over processes */
+    Mat      Ao;
+    PetscInt nghost;
+
+    PetscCall(MatMPIAIJGetSeqAIJ(Aref, NULL, &Ao, NULL));
+    PetscCall(MatGetLocalSize(Ao, NULL, &nghost));
+    PetscCallMPI(MPIU_Allreduce(&nghost, &ghosts_max, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  }
   ref = t;
   PetscCall(TimeMatrix(Aref, x, y, &ref));
 
   if (flg_json && rank == 0) PetscCall(PetscFOpen(PETSC_COMM_SELF, json_out, "a", &json));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# %s, %d processes, copy bandwidth %.1f GB/s; matrix %s %s: %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt64_FMT " entries\n", prop.name, size, (double)bw, matrix, params, M, N, (PetscInt64)nnz));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# %-20s %12s %12s %12s %10s %10s %10s\n", "entry", "product_us", "diagonal_us", "scatter_us", "vs_product", "vs_diag", "error"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# %s, %d processes on %d GPUs, copy bandwidth %.1f GB/s; matrix %s %s: %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt64_FMT " entries, at most %" PetscInt_FMT " ghost values per process\n", prop.name, size, ngpus, (double)bw, matrix, params, M, N, (PetscInt64)nnz, ghosts_max));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# %-20s %12s %12s %12s %12s %10s %10s %10s\n", "entry", "product_us", "diagonal_us", "offdiag_us", "scatter_us", "vs_product", "vs_diag", "error"));
   PetscCall(PetscStrToArray(types, ',', &ntypes, &entries));
   for (int k = 0; k < ntypes; k++) {
     char      type[64], *slash;
@@ -253,12 +305,12 @@ int main(int argc, char **argv)
     PetscCall(VecNorm(y, NORM_2, &err));
     err = nrmref > 0 ? err / nrmref : err;
     if (!(err <= 1e-12)) nfailed++;
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %10.3f %10.3f %10.2e\n", entries[k], 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.scatter, (double)(ref.product / tk.product), (double)(ref.diagonal / tk.diagonal), (double)err));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f %10.3f %10.3f %10.2e\n", entries[k], 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.offdiag, 1e6 * (double)tk.scatter, (double)(ref.product / tk.product), (double)(ref.diagonal / tk.diagonal), (double)err));
     if (json)
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, json,
-                             "{\"device\": \"%s\", %s, \"copy_bw_GBs\": %.2f, \"nprocs\": %d, \"matrix\": \"%s\", \"matrix_params\": \"%s\", \"rows\": %" PetscInt_FMT ", \"cols\": %" PetscInt_FMT ", \"nnz\": %" PetscInt64_FMT
-                             ", \"entry\": \"%s\", \"type\": \"%s\", \"offdiag\": %s, \"product_us\": %.3f, \"diagonal_us\": %.3f, \"scatter_us\": %.3f, \"ref_product_us\": %.3f, \"ref_diagonal_us\": %.3f, \"batches\": %" PetscInt_FMT ", \"reps\": %" PetscInt_FMT ", \"rel_error\": %.3e}\n",
-                             prop.name, provjson, (double)bw, size, matrix, params, M, N, (PetscInt64)nnz, entries[k], type, offdiag ? "true" : "false", 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.scatter, 1e6 * (double)ref.product, 1e6 * (double)ref.diagonal, t.batches, t.reps, (double)err));
+                             "{\"device\": \"%s\", %s, \"copy_bw_GBs\": %.2f, \"nprocs\": %d, \"gpus\": %d, \"matrix\": \"%s\", \"matrix_params\": \"%s\", \"rows\": %" PetscInt_FMT ", \"cols\": %" PetscInt_FMT ", \"nnz\": %" PetscInt64_FMT
+                             ", \"ghosts_max\": %" PetscInt_FMT ", \"entry\": \"%s\", \"type\": \"%s\", \"offdiag\": %s, \"product_us\": %.3f, \"diagonal_us\": %.3f, \"offdiag_us\": %.3f, \"scatter_us\": %.3f, \"ref_product_us\": %.3f, \"ref_diagonal_us\": %.3f, \"ref_offdiag_us\": %.3f, \"ref_scatter_us\": %.3f, \"batches\": %" PetscInt_FMT ", \"reps\": %" PetscInt_FMT ", \"rel_error\": %.3e}\n",
+                             prop.name, provjson, (double)bw, size, ngpus, matrix, params, M, N, (PetscInt64)nnz, ghosts_max, entries[k], type, offdiag ? "true" : "false", 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.offdiag, 1e6 * (double)tk.scatter, 1e6 * (double)ref.product, 1e6 * (double)ref.diagonal, 1e6 * (double)ref.offdiag, 1e6 * (double)ref.scatter, t.batches, t.reps, (double)err));
     PetscCall(MatDestroy(&A));
   }
   PetscCall(PetscStrToArrayDestroy(ntypes, entries));

@@ -63,21 +63,21 @@ static PetscErrorCode CreatePreallocated(PetscInt m, PetscInt n, const PetscInt 
 /* ------------------------------------------------------------------------------------------------ */
 
 /*
-  Laplacian on an N^dim grid with Dirichlet boundary (neighbours outside the grid are dropped).
+  Laplacian on an N^dim grid (3D: N x N x Nz) with Dirichlet boundary (neighbours outside the grid are dropped).
   box = PETSC_FALSE: star stencil (5-point in 2D, 7-point in 3D); box = PETSC_TRUE: full box
   stencil (9-point in 2D, 27-point in 3D). The diagonal is the number of neighbours of an interior
   point, every neighbour is -1. Rows are numbered lexicographically with x fastest.
 */
-static PetscErrorCode GenerateLaplacian(PetscInt N, PetscInt dim, PetscBool box, Mat *A)
+static PetscErrorCode GenerateLaplacian(PetscInt N, PetscInt Nz, PetscInt dim, PetscBool box, Mat *A)
 {
-  const PetscInt nz = (dim == 3) ? N : 1;
+  const PetscInt nz = (dim == 3) ? Nz : 1;
   PetscInt       m, nsten = 0, off[27][3], cols[27], *nnzrow; /* 27 = 3^3: largest stencil */
   PetscScalar    vals[27], diag;
 
   PetscFunctionBeginUser;
   PetscCheck(dim == 2 || dim == 3, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Dimension must be 2 or 3, not %" PetscInt_FMT, dim);
-  PetscCheck(N >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-grid must be positive, not %" PetscInt_FMT, N);
-  PetscCall(CheckFitsInt((PetscInt64)N * N * nz, "number of rows (grid^dim)"));
+  PetscCheck(N >= 1 && nz >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-grid and -grid_z must be positive, not %" PetscInt_FMT " and %" PetscInt_FMT, N, nz);
+  PetscCall(CheckFitsInt((PetscInt64)N * N * nz, "number of rows (grid^2 grid_z)"));
   m = N * N * nz;
 
   /* Stencil offsets in lexicographic (dz, dy, dx) order, so the columns of every row come out sorted */
@@ -833,7 +833,7 @@ const char *const MatGenKinds[] = {"lap2d5", "lap3d7", "lap3d27", "banded", "lon
 PetscErrorCode MatGenFromOptions(Mat *A, char name[], size_t namelen, char params[], size_t paramslen)
 {
   PetscEnum   kind = MATRIX_LAP2D5;
-  PetscInt    grid = 2048, rows = 1000000, cols = 0, width = 50, short_len = 4, long_rows = 4, long_len = 100000, seed = 0, scale = 21, edge_factor = 16, circuit_long_rows = 16, circuit_long_len = 5000, neighbours = 26, dense_rows = 4;
+  PetscInt    grid = 2048, grid_z = 0, rows = 1000000, cols = 0, width = 50, short_len = 4, long_rows = 4, long_len = 100000, seed = 0, scale = 21, edge_factor = 16, circuit_long_rows = 16, circuit_long_len = 5000, neighbours = 26, dense_rows = 4;
   PetscReal   fraction                 = 0.5;
   char        file[PETSC_MAX_PATH_LEN] = "";
   PetscBool   flg_file;
@@ -881,6 +881,7 @@ PetscErrorCode MatGenFromOptions(Mat *A, char name[], size_t namelen, char param
     break;
   }
   PetscCall(PetscOptionsBoundedInt("-grid", "Grid points per direction (lap2d5, lap3d7, lap3d27)", NULL, grid, &grid, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-grid_z", "Grid points in z (lap3d7, lap3d27; default -grid): the same rows per process on P processes with P times grid_z", NULL, grid_z, &grid_z, NULL, 0));
   PetscCall(PetscOptionsBoundedInt("-rows", "Number of rows (banded, longrows, circuit, fem, lp1, permutation, dense, lprect)", NULL, rows, &rows, NULL, 1));
   PetscCall(PetscOptionsBoundedInt("-cols", "Number of columns (dense: default rows; lprect: default 4 rows; lp1: rows)", NULL, cols, &cols, NULL, 0));
   PetscCall(PetscOptionsBoundedInt("-width", "Entries per row (banded)", NULL, width, &width, NULL, 1));
@@ -910,6 +911,7 @@ PetscErrorCode MatGenFromOptions(Mat *A, char name[], size_t namelen, char param
   }
   PetscCheck(kind != MATRIX_FILE || flg_file, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-matrix file needs -f <PETSc binary or Matrix Market file>");
   PetscCheck(kind == MATRIX_FILE || !flg_file, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-f needs -matrix file");
+  PetscCheck(kind != MATRIX_LAP2D5 || !grid_z, PETSC_COMM_SELF, PETSC_ERR_USER_INPUT, "-grid_z is for the 3D Laplacians (lap3d7, lap3d27), not lap2d5");
 
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetInterval(rnd, 0.0, 1.0));
@@ -920,8 +922,10 @@ PetscErrorCode MatGenFromOptions(Mat *A, char name[], size_t namelen, char param
   case MATRIX_LAP2D5:
   case MATRIX_LAP3D7:
   case MATRIX_LAP3D27:
-    PetscCall(GenerateLaplacian(grid, kind == MATRIX_LAP2D5 ? 2 : 3, (PetscBool)(kind == MATRIX_LAP3D27), A));
-    PetscCall(PetscSNPrintf(params, paramslen, "grid=%" PetscInt_FMT, grid));
+    if (!grid_z) grid_z = grid;
+    PetscCall(GenerateLaplacian(grid, grid_z, kind == MATRIX_LAP2D5 ? 2 : 3, (PetscBool)(kind == MATRIX_LAP3D27), A));
+    if (grid_z == grid) PetscCall(PetscSNPrintf(params, paramslen, "grid=%" PetscInt_FMT, grid));
+    else PetscCall(PetscSNPrintf(params, paramslen, "grid=%" PetscInt_FMT " grid_z=%" PetscInt_FMT, grid, grid_z));
     break;
   case MATRIX_BANDED:
     PetscCall(GenerateBanded(rows, width, rnd, A));

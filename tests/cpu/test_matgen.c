@@ -95,6 +95,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(Check("lap2d5", "-grid 20", 400, 400, 5 * 400 - 4 * 20, 5 * 400 - 4 * 20, 3, 5));
   PetscCall(Check("lap3d7", "-grid 8", 512, 512, 7 * 512 - 6 * 64, 7 * 512 - 6 * 64, 4, 7));
+  PetscCall(Check("lap3d7", "-grid 8 -grid_z 4", 256, 256, 7 * 256 - 4 * 32 - 2 * 64, 7 * 256 - 4 * 32 - 2 * 64, 4, 7)); /* 8 x 8 x 4 */
   PetscCall(Check("lap3d27", "-grid 6", 216, 216, 8 * 8 + 12 * 4 * 12 + 6 * 16 * 18 + 64 * 27, 8 * 8 + 12 * 4 * 12 + 6 * 16 * 18 + 64 * 27, 8, 27));
   PetscCall(Check("banded", "-rows 300 -width 7", 300, 300, 300 * 7 - 2 * (1 + 2 + 3), 300 * 7, 1, 7));
   PetscCall(Check("longrows", "-rows 500 -long_rows 2 -long_len 300", 500, 500, 498 * 4 + 600, 498 * 4 + 600, 4, 300));
@@ -124,6 +125,16 @@ int main(int argc, char **argv)
     ierr = MatGenLoad("matgen-bad.mtx", &A);
     PetscCall(PetscPopErrorHandler());
     PetscCheck(ierr == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a dense (array) Matrix Market file gave error %d, expected PETSC_ERR_SUP", (int)ierr);
+    PetscCall(PetscOptionsClear(NULL));
+    PetscCall(PetscOptionsInsertString(NULL, "-matrix lap2d5 -grid 4 -grid_z 2"));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    {
+      char name[64], params[256];
+
+      ierr = MatGenFromOptions(&A, name, sizeof(name), params, sizeof(params));
+    }
+    PetscCall(PetscPopErrorHandler());
+    PetscCheck(ierr == PETSC_ERR_USER_INPUT, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-grid_z with lap2d5 gave error %d, expected PETSC_ERR_USER_INPUT", (int)ierr);
   }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "every generator's shape and file round trip, and Matrix Market symmetric, skew, pattern and repeated entries: as documented\n"));
   PetscCall(PetscFinalize());
