@@ -8,8 +8,8 @@ Strong: the same matrix on 1 and N GPUs. Efficiency = T(1) / (N T(N)) of the pro
 median of the batches). Kept = the entry's speed-up over mpiaijcusparse on N GPUs / its speed-up on 1 GPU.
 Targets (issue "Two GPUs", on the --targets matrices): efficiency at least 80%, kept at least 0.8.
 Weak: the matrix with N times the rows on N GPUs against the 1-GPU run; efficiency = T(1) / T(N).
-The parts on N GPUs (diagonal block, off-diagonal block, ghost scatter, each timed alone) say what a missed target
-is made of; the scatter's rate counts 8 bytes per ghost value of the process with the most.
+The parts on N GPUs (diagonal block, off-diagonal block, ghost scatter, each timed alone; the scatter split into its
+VecScatterBegin() and VecScatterEnd() where recorded) say what a missed target is made of; the scatter's rate counts 8 bytes per ghost value of the process with the most.
 """
 import json
 import sys
@@ -17,6 +17,13 @@ import sys
 
 def fmt(v, d=1):
     return "" if v is None else f"{v:.{d}f}"
+
+
+def split(r):
+    """The scatter's VecScatterBegin() and VecScatterEnd() host times, where the record has them"""
+    if "scatter_begin_us" not in r:
+        return ""
+    return f" ({r['scatter_begin_us']:.0f} + {r['scatter_end_us']:.0f})"
 
 
 def main(argv):
@@ -37,11 +44,11 @@ def main(argv):
     any_rec = next(iter(next(iter(runs.values())).values()))
     commits = sorted({e["commit"] + ("-dirty" if e.get("dirty") else "") for v in runs.values() for e in v.values()})
     devices = sorted({f"{e['device']} x {e.get('gpus', '?')}" for v in runs.values() for e in v.values()})
-    bws = sorted({round(e["copy_bw_GBs"]) for v in runs.values() for e in v.values()})
+    bws = [e["copy_bw_GBs"] for v in runs.values() for e in v.values()]
     print("# Strong and weak scaling of the product on several GPUs\n")
     print(f"Devices: {', '.join(devices)} (one process per GPU); commit {', '.join(commits)}; PETSc {any_rec.get('petsc', '')}, "
           f"CUDA runtime {any_rec.get('cuda_runtime', '')}, driver {any_rec.get('cuda_driver', '')}; copy bandwidth of rank 0's GPU "
-          f"{', '.join(map(str, bws))} GB/s. Written by `bench/scaling.sh` and `bench/scaling_report.py`. "
+          f"{min(bws):.0f} to {max(bws):.0f} GB/s. Written by `bench/scaling.sh` and `bench/scaling_report.py`. "
           "Times in microseconds per product: the maximum over the processes of each batch, median of the batches.\n")
     base = {(m, p): v for (m, p, n), v in runs.items() if n == 1}
     strong, weak = [], []
@@ -75,7 +82,7 @@ def main(argv):
             if m in targets:
                 ok = eff >= 0.8 and (e == "aijcusparse" or kept >= 0.8)
                 tgt = "met" if ok else "missed"
-            parts = f"{fmt(b['diagonal_us'])} / {fmt(b.get('offdiag_us'))} / {fmt(b['scatter_us'])}"
+            parts = f"{fmt(b['diagonal_us'])} / {fmt(b.get('offdiag_us'))} / {fmt(b['scatter_us'])}{split(b)}"
             print(f"| {m} {p} | {a['nnz'] / 1e6:.1f} M | {e} | {fmt(a['product_us'])} | {fmt(b['product_us'])} ({n}) | {100 * eff:.0f}% | "
                   f"{s1:.2f} | {sn:.2f} | {kept:.2f} | {parts} | {tgt} |")
         g = rn.get("ghosts_max")
@@ -88,7 +95,7 @@ def main(argv):
         r1, rn = v1["aijcusparse"], vn["aijcusparse"]
         for e in entries(v1, vn):
             a, b = v1[e], vn[e]
-            parts = f"{fmt(b['diagonal_us'])} / {fmt(b.get('offdiag_us'))} / {fmt(b['scatter_us'])}"
+            parts = f"{fmt(b['diagonal_us'])} / {fmt(b.get('offdiag_us'))} / {fmt(b['scatter_us'])}{split(b)}"
             print(f"| {m} {p1} | {pn} ({n}) | {a['rows']} | {e} | {fmt(a['product_us'])} | {fmt(b['product_us'])} | {100 * a['product_us'] / b['product_us']:.0f}% | "
                   f"{r1['product_us'] / a['product_us']:.2f} | {rn['product_us'] / b['product_us']:.2f} | {parts} |")
     return 0

@@ -15,6 +15,9 @@ in a list of parallel GPU matrix types, against mpiaijcusparse with the same par
      offdiag   the same for the off-diagonal block's product alone (MatMultAdd() of the block on a vector of ghost
                values, as MatMult() does after the scatter);
      scatter   the same for the scatter of the ghost values alone (a VecScatter of the off-diagonal block's columns);
+               split into its two calls, each process's device synchronised after each scatter: VecScatterBegin()
+               (with an MPI that is not GPU-aware: packing, the copy of the packed values to host memory, the sends)
+               and VecScatterEnd() (the wait for the messages, the copy to the device, the unpacking);
    and the ratios to mpiaijcusparse. The result is checked against mpiaijcusparse's (relative 2-norm error).
    Rank 0 prints a table; the JSON records carry the device, the number of distinct GPUs the processes use (PETSc
    gives rank r the device r mod the devices it sees, -device_select_cuda overrides), the copy bandwidth of rank 0's
@@ -29,7 +32,7 @@ in a list of parallel GPU matrix types, against mpiaijcusparse with the same par
 
 typedef struct {
   PetscInt  warmup, batches, reps;
-  PetscReal product, diagonal, offdiag, scatter; /* seconds, medians of the per-batch maxima */
+  PetscReal product, diagonal, offdiag, scatter, scatter_begin, scatter_end; /* seconds, medians of the per-batch maxima */
 } Timing;
 
 /* Seconds per operation, max over ranks of each batch, median over batches; op(ctx) runs one operation */
@@ -93,6 +96,43 @@ static PetscErrorCode OpScatter(void *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The host time of VecScatterBegin() and of VecScatterEnd() with the device synchronised after it, per scatter: the
+   maximum over the processes of each batch's mean, median over the batches */
+static PetscErrorCode TimeScatterParts(MPI_Comm comm, Timing *t, VecScatter sc, Vec x, Vec g)
+{
+  PetscReal *b, *e;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc2(t->batches, &b, t->batches, &e));
+  for (PetscInt batch = 0; batch < t->batches; batch++) {
+    PetscLogDouble sb = 0, se = 0;
+    PetscReal      local[2], global[2];
+
+    PetscCallMPI(MPI_Barrier(comm));
+    for (PetscInt r = 0; r < t->reps; r++) {
+      PetscLogDouble t0, t1, t2;
+
+      PetscCall(PetscTime(&t0));
+      PetscCall(VecScatterBegin(sc, x, g, INSERT_VALUES, SCATTER_FORWARD));
+      PetscCall(PetscTime(&t1));
+      PetscCall(VecScatterEnd(sc, x, g, INSERT_VALUES, SCATTER_FORWARD));
+      PetscCallCUDA(cudaDeviceSynchronize());
+      PetscCall(PetscTime(&t2));
+      sb += t1 - t0;
+      se += t2 - t1;
+    }
+    local[0] = (PetscReal)sb / t->reps;
+    local[1] = (PetscReal)se / t->reps;
+    PetscCallMPI(MPIU_Allreduce(local, global, 2, MPIU_REAL, MPI_MAX, comm));
+    b[batch] = global[0];
+    e[batch] = global[1];
+  }
+  PetscCall(BenchMedianReal(t->batches, b, &t->scatter_begin));
+  PetscCall(BenchMedianReal(t->batches, e, &t->scatter_end));
+  PetscCall(PetscFree2(b, e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Times the product, the diagonal and off-diagonal blocks' products and the ghost scatter of A on x */
 static PetscErrorCode TimeMatrix(Mat A, Vec x, Vec y, Timing *t)
 {
@@ -131,6 +171,7 @@ static PetscErrorCode TimeMatrix(Mat A, Vec x, Vec y, Timing *t)
     PetscCall(VecScatterCreate(x, from, o.y, NULL, &o.sc));
     o.x = x;
     PetscCall(TimeOp(comm, t, OpScatter, &o, &t->scatter));
+    PetscCall(TimeScatterParts(comm, t, o.sc, x, o.y));
     PetscCall(VecScatterDestroy(&o.sc));
     PetscCall(VecDestroy(&o.y));
     PetscCall(ISDestroy(&from));
@@ -150,7 +191,7 @@ int main(int argc, char **argv)
   PetscReal             bw = 0, row_mean, row_std, nrmref;
   PetscInt              row_max;
   PetscBool             flg_json;
-  Timing                t = {10, 7, 100, 0, 0, 0, 0}, ref = {0};
+  Timing                t = {10, 7, 100, 0, 0, 0, 0, 0, 0}, ref = {0};
   Mat                   H, Hl, Ahost, Aref;
   Vec                   x, yref, y;
   FILE                 *json = NULL;
@@ -268,7 +309,7 @@ int main(int argc, char **argv)
 
   if (flg_json && rank == 0) PetscCall(PetscFOpen(PETSC_COMM_SELF, json_out, "a", &json));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# %s, %d processes on %d GPUs, copy bandwidth %.1f GB/s; matrix %s %s: %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt64_FMT " entries, at most %" PetscInt_FMT " ghost values per process\n", prop.name, size, ngpus, (double)bw, matrix, params, M, N, (PetscInt64)nnz, ghosts_max));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# %-20s %12s %12s %12s %12s %10s %10s %10s\n", "entry", "product_us", "diagonal_us", "offdiag_us", "scatter_us", "vs_product", "vs_diag", "error"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# %-20s %12s %12s %12s %12s %12s %10s %10s %10s\n", "entry", "product_us", "diagonal_us", "offdiag_us", "scatter_us", "begin+end", "vs_product", "vs_diag", "error"));
   PetscCall(PetscStrToArray(types, ',', &ntypes, &entries));
   for (int k = 0; k < ntypes; k++) {
     char      type[64], *slash;
@@ -305,12 +346,12 @@ int main(int argc, char **argv)
     PetscCall(VecNorm(y, NORM_2, &err));
     err = nrmref > 0 ? err / nrmref : err;
     if (!(err <= 1e-12)) nfailed++;
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f %10.3f %10.3f %10.2e\n", entries[k], 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.offdiag, 1e6 * (double)tk.scatter, (double)(ref.product / tk.product), (double)(ref.diagonal / tk.diagonal), (double)err));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f %5.0f+%-6.0f %10.3f %10.3f %10.2e\n", entries[k], 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.offdiag, 1e6 * (double)tk.scatter, 1e6 * (double)tk.scatter_begin, 1e6 * (double)tk.scatter_end, (double)(ref.product / tk.product), (double)(ref.diagonal / tk.diagonal), (double)err));
     if (json)
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, json,
                              "{\"device\": \"%s\", %s, \"copy_bw_GBs\": %.2f, \"nprocs\": %d, \"gpus\": %d, \"matrix\": \"%s\", \"matrix_params\": \"%s\", \"rows\": %" PetscInt_FMT ", \"cols\": %" PetscInt_FMT ", \"nnz\": %" PetscInt64_FMT
-                             ", \"ghosts_max\": %" PetscInt_FMT ", \"entry\": \"%s\", \"type\": \"%s\", \"offdiag\": %s, \"product_us\": %.3f, \"diagonal_us\": %.3f, \"offdiag_us\": %.3f, \"scatter_us\": %.3f, \"ref_product_us\": %.3f, \"ref_diagonal_us\": %.3f, \"ref_offdiag_us\": %.3f, \"ref_scatter_us\": %.3f, \"batches\": %" PetscInt_FMT ", \"reps\": %" PetscInt_FMT ", \"rel_error\": %.3e}\n",
-                             prop.name, provjson, (double)bw, size, ngpus, matrix, params, M, N, (PetscInt64)nnz, ghosts_max, entries[k], type, offdiag ? "true" : "false", 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.offdiag, 1e6 * (double)tk.scatter, 1e6 * (double)ref.product, 1e6 * (double)ref.diagonal, 1e6 * (double)ref.offdiag, 1e6 * (double)ref.scatter, t.batches, t.reps, (double)err));
+                             ", \"ghosts_max\": %" PetscInt_FMT ", \"entry\": \"%s\", \"type\": \"%s\", \"offdiag\": %s, \"product_us\": %.3f, \"diagonal_us\": %.3f, \"offdiag_us\": %.3f, \"scatter_us\": %.3f, \"scatter_begin_us\": %.3f, \"scatter_end_us\": %.3f, \"ref_product_us\": %.3f, \"ref_diagonal_us\": %.3f, \"ref_offdiag_us\": %.3f, \"ref_scatter_us\": %.3f, \"batches\": %" PetscInt_FMT ", \"reps\": %" PetscInt_FMT ", \"rel_error\": %.3e}\n",
+                             prop.name, provjson, (double)bw, size, ngpus, matrix, params, M, N, (PetscInt64)nnz, ghosts_max, entries[k], type, offdiag ? "true" : "false", 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.offdiag, 1e6 * (double)tk.scatter, 1e6 * (double)tk.scatter_begin, 1e6 * (double)tk.scatter_end, 1e6 * (double)ref.product, 1e6 * (double)ref.diagonal, 1e6 * (double)ref.offdiag, 1e6 * (double)ref.scatter, t.batches, t.reps, (double)err));
     PetscCall(MatDestroy(&A));
   }
   PetscCall(PetscStrToArrayDestroy(ntypes, entries));
