@@ -94,7 +94,7 @@ def gpu_count():
 def label(r):
     """A case and its process count, as the report names them"""
     n = r.get("nprocs", 1)
-    return r["case"] if n == 1 else f"{r['case']}, {n} processes"
+    return r["case"] if n == 1 else f"{r['case']}, {n} processes on {r.get('gpus', '?')} GPUs"
 
 
 def run(args, case, typ, lib, prov, nprocs=1):
