@@ -1,6 +1,7 @@
 static char help[] = "Parallel SpMV benchmark: MatMult() of one matrix, distributed over the MPI processes (which may share one GPU),\n\
 in a list of parallel GPU matrix types, against mpiaijcusparse with the same partition.\n\
-  -types <aijcusparse,cmrs,cmrs/offdiag,...> : entries; /offdiag puts the off-diagonal blocks in the format too\n\
+  -types <aijcusparse,cmrs,cmrs/offdiag,sellcs/overlap,...> : entries; /offdiag puts the off-diagonal blocks in the format\n\
+     too, /overlap runs MatMult() with -mat_gpuformat_overlap (the diagonal block's product during the whole scatter)\n\
   -matrix <kind> and its size options, or -matrix file -f FILE : the matrix (examples/matgen.c), generated on every process\n\
   -gpus_expected n : stop unless the processes use exactly n distinct GPUs (0: any)\n\
   -warmup n -batches b -reps r : untimed products, then b timed batches of r products\n\
@@ -206,7 +207,7 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Parallel SpMV benchmark options", NULL);
-  PetscCall(PetscOptionsString("-types", "Comma separated list of entries: a type, or a type/offdiag", NULL, types, types, sizeof(types), NULL));
+  PetscCall(PetscOptionsString("-types", "Comma separated list of entries: a type, type/offdiag, type/overlap or type/offdiag/overlap", NULL, types, types, sizeof(types), NULL));
   PetscCall(BenchTimingOptions(PetscOptionsObject, &t.warmup, &t.batches, &t.reps, &bw_mib, &bw_reps));
   PetscCall(PetscOptionsString("-json_out", "Also append the JSON records to this file (rank 0)", NULL, json_out, json_out, sizeof(json_out), &flg_json));
   PetscCall(PetscOptionsBoundedInt("-gpus_expected", "Stop unless the processes use exactly this many distinct GPUs (0: any)", NULL, gpus_expected, &gpus_expected, NULL, 0));
@@ -313,17 +314,26 @@ int main(int argc, char **argv)
   PetscCall(PetscStrToArray(types, ',', &ntypes, &entries));
   for (int k = 0; k < ntypes; k++) {
     char      type[64], *slash;
-    PetscBool offdiag = PETSC_FALSE, cusparse;
+    PetscBool offdiag = PETSC_FALSE, overlap = PETSC_FALSE, cusparse;
     Mat       A;
     Timing    tk = t;
     PetscReal err;
 
     PetscCall(PetscStrncpy(type, entries[k], sizeof(type)));
     PetscCall(PetscStrchr(type, '/', &slash));
-    if (slash) {
-      PetscCall(PetscStrcmp(slash + 1, "offdiag", &offdiag));
-      PetscCheck(offdiag, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "Entry %s: only /offdiag is known", entries[k]);
+    while (slash) { /* the entry's options, each after a slash */
+      char     *next;
+      PetscBool isoff, isover;
+
       *slash = 0;
+      PetscCall(PetscStrchr(slash + 1, '/', &next));
+      if (next) *next = 0;
+      PetscCall(PetscStrcmp(slash + 1, "offdiag", &isoff));
+      PetscCall(PetscStrcmp(slash + 1, "overlap", &isover));
+      PetscCheck(isoff || isover, PETSC_COMM_WORLD, PETSC_ERR_USER_INPUT, "Entry %s: only /offdiag and /overlap are known", entries[k]);
+      offdiag = (PetscBool)(offdiag || isoff);
+      overlap = (PetscBool)(overlap || isover);
+      slash   = next;
     }
     PetscCall(PetscStrcmp(type, "aijcusparse", &cusparse));
     if (cusparse) {
@@ -338,6 +348,8 @@ int main(int argc, char **argv)
       PetscCall(MatSetOptionsPrefix(A, prefix));
       PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "-bench%d_mat_gpuformat_offdiag", k));
       PetscCall(PetscOptionsSetValue(NULL, prefix, offdiag ? "true" : "false"));
+      PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "-bench%d_mat_gpuformat_overlap", k));
+      PetscCall(PetscOptionsSetValue(NULL, prefix, overlap ? "true" : "false"));
       PetscCall(MatSetFromOptions(A));
       PetscCall(TimeMatrix(A, x, y, &tk));
     }
@@ -350,8 +362,8 @@ int main(int argc, char **argv)
     if (json)
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, json,
                              "{\"device\": \"%s\", %s, \"copy_bw_GBs\": %.2f, \"nprocs\": %d, \"gpus\": %d, \"matrix\": \"%s\", \"matrix_params\": \"%s\", \"rows\": %" PetscInt_FMT ", \"cols\": %" PetscInt_FMT ", \"nnz\": %" PetscInt64_FMT
-                             ", \"ghosts_max\": %" PetscInt_FMT ", \"entry\": \"%s\", \"type\": \"%s\", \"offdiag\": %s, \"product_us\": %.3f, \"diagonal_us\": %.3f, \"offdiag_us\": %.3f, \"scatter_us\": %.3f, \"scatter_begin_us\": %.3f, \"scatter_end_us\": %.3f, \"ref_product_us\": %.3f, \"ref_diagonal_us\": %.3f, \"ref_offdiag_us\": %.3f, \"ref_scatter_us\": %.3f, \"batches\": %" PetscInt_FMT ", \"reps\": %" PetscInt_FMT ", \"rel_error\": %.3e}\n",
-                             prop.name, provjson, (double)bw, size, ngpus, matrix, params, M, N, (PetscInt64)nnz, ghosts_max, entries[k], type, offdiag ? "true" : "false", 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.offdiag, 1e6 * (double)tk.scatter, 1e6 * (double)tk.scatter_begin, 1e6 * (double)tk.scatter_end, 1e6 * (double)ref.product, 1e6 * (double)ref.diagonal, 1e6 * (double)ref.offdiag, 1e6 * (double)ref.scatter, t.batches, t.reps, (double)err));
+                             ", \"ghosts_max\": %" PetscInt_FMT ", \"entry\": \"%s\", \"type\": \"%s\", \"offdiag\": %s, \"overlap\": %s, \"product_us\": %.3f, \"diagonal_us\": %.3f, \"offdiag_us\": %.3f, \"scatter_us\": %.3f, \"scatter_begin_us\": %.3f, \"scatter_end_us\": %.3f, \"ref_product_us\": %.3f, \"ref_diagonal_us\": %.3f, \"ref_offdiag_us\": %.3f, \"ref_scatter_us\": %.3f, \"batches\": %" PetscInt_FMT ", \"reps\": %" PetscInt_FMT ", \"rel_error\": %.3e}\n",
+                             prop.name, provjson, (double)bw, size, ngpus, matrix, params, M, N, (PetscInt64)nnz, ghosts_max, entries[k], type, offdiag ? "true" : "false", overlap ? "true" : "false", 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.offdiag, 1e6 * (double)tk.scatter, 1e6 * (double)tk.scatter_begin, 1e6 * (double)tk.scatter_end, 1e6 * (double)ref.product, 1e6 * (double)ref.diagonal, 1e6 * (double)ref.offdiag, 1e6 * (double)ref.scatter, t.batches, t.reps, (double)err));
     PetscCall(MatDestroy(&A));
   }
   PetscCall(PetscStrToArrayDestroy(ntypes, entries));

@@ -1,5 +1,6 @@
 static const char help[] = "The parallel petsc-gpuformats types against MATMPIAIJ on the CPU, on any number of MPI processes.\n"
-                           "  -format cmrs|sellcs|bce: the type to test (-mat_gpuformat_offdiag puts the off-diagonal blocks in it too)\n"
+                           "  -format cmrs|sellcs|bce: the type to test (-mat_gpuformat_offdiag puts the off-diagonal blocks in it too,\n"
+                           "   -mat_gpuformat_overlap runs MatMult() with the diagonal block's product during the whole scatter)\n"
                            "  -verbose: every rank names each check on stderr as it starts (to find where a run stops)\n";
 
 /*
@@ -37,7 +38,7 @@ static const char help[] = "The parallel petsc-gpuformats types against MATMPIAI
 #include <petsc/private/petscimpl.h> /* type_name in messages */
 
 static char      format[64] = "cmrs", mpitype[128], seqtype[128];
-static PetscBool offdiag, verbose;
+static PetscBool offdiag, overlap, verbose;
 /* the blocks take the parallel matrix's types by its next product, not at once (after MatAXPY() with a new pattern) */
 static PetscBool blocks_at_product;
 static PetscInt  nchecks;
@@ -226,6 +227,42 @@ static PetscErrorCode CheckTypes(Mat A, const char *what)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* With -mat_gpuformat_overlap, after a product: A's MatView() (info) says that MatMult() has its own scatter set up */
+static PetscErrorCode CheckOverlap(Mat A, const char *what)
+{
+  PetscBool   mpi;
+  PetscMPIInt rank;
+  PetscViewer viewer;
+  FILE       *fd    = NULL;
+  int         found = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, mpitype, &mpi));
+  if (!overlap || !mpi) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (rank == 0) {
+    fd = tmpfile();
+    PetscCheck(fd, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s: no temporary file for MatView()", what);
+  }
+  PetscCall(PetscViewerASCIIOpenWithFILE(PETSC_COMM_WORLD, rank ? PETSC_STDOUT : fd, &viewer));
+  PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO));
+  PetscCall(MatView(A, viewer));
+  PetscCall(PetscViewerPopFormat(viewer));
+  PetscCall(PetscViewerDestroy(&viewer));
+  if (rank == 0) {
+    char line[4096];
+
+    rewind(fd);
+    while (fgets(line, sizeof(line), fd))
+      if (strstr(line, "-mat_gpuformat_overlap true), its own scatter of")) found = 1;
+    fclose(fd);
+  }
+  PetscCallMPI(MPI_Bcast(&found, 1, MPI_INT, 0, PETSC_COMM_WORLD));
+  PetscCheck(found, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: after a product, MatView() does not show MatMult()'s own scatter (-mat_gpuformat_overlap)", what);
+  nchecks++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* With -verbose, every rank says on stderr (unbuffered) which step it starts */
 static PetscErrorCode Say(const char *step, const char *what, const char *detail)
 {
@@ -309,6 +346,7 @@ static PetscErrorCode CheckProducts(Mat A, Mat R, PetscBool naninf, const char *
     PetscCheck(!(info.nz_used > 0 && m > 0) || bytes > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the format of the diagonal block was never built", what);
   }
   PetscCall(CheckTypes(A, what)); /* and after the products */
+  PetscCall(CheckOverlap(A, what));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&xa));
   PetscCall(VecDestroy(&ya));
@@ -679,6 +717,7 @@ int main(int argc, char **argv)
   PetscCall(PetscGPUFormatsInitializePackage());
   PetscCall(PetscOptionsGetString(NULL, NULL, "-format", format, sizeof(format), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_gpuformat_offdiag", &offdiag, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_gpuformat_overlap", &overlap, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-verbose", &verbose, NULL));
   PetscCall(PetscSNPrintf(mpitype, sizeof(mpitype), "mpiaijcusparse%s", format));
   PetscCall(PetscSNPrintf(seqtype, sizeof(seqtype), "seqaijcusparse%s", format));
@@ -688,7 +727,7 @@ int main(int argc, char **argv)
   PetscCall(CheckDMDA());
   PetscCall(CheckDMPlex());
   PetscCall(CheckErrors());
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d processes (off-diagonal blocks %s): %" PetscInt_FMT " checks passed\n", mpitype, size, offdiag ? seqtype : MATSEQAIJCUSPARSE, nchecks));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d processes (off-diagonal blocks %s, MatMult() %s): %" PetscInt_FMT " checks passed\n", mpitype, size, offdiag ? seqtype : MATSEQAIJCUSPARSE, overlap ? "with -mat_gpuformat_overlap" : "mpiaijcusparse's", nchecks));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -289,6 +289,13 @@ PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *ctx, MatGPUForma
   PetscCheck(minrows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gpuformat_product_min_rows %" PetscInt_FMT " must be at least 0", minrows);
   ctx->product_min_rows = minrows;
   if (ctx->mpi) PetscCall(PetscOptionsBool("-mat_gpuformat_offdiag", "The off-diagonal blocks of a parallel matrix in the format too (else cuSPARSE's CSR)", "MatSetFromOptions", ctx->offdiag, &ctx->offdiag, NULL));
+  if (ctx->mpi) {
+    PetscBool overlap = ctx->overlap;
+
+    PetscCall(PetscOptionsBool("-mat_gpuformat_overlap", "MatMult() of a parallel matrix runs the diagonal block's product on a stream of its own during the whole ghost scatter (else mpiaijcusparse's MatMult())", "MatMult", overlap, &overlap, NULL));
+    if (overlap != ctx->overlap) ctx->syncstate = -1; /* every process sets up the scatter at the next product */
+    ctx->overlap = overlap;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -347,6 +354,7 @@ PetscErrorCode MatGPUFormatCopyParams_Private(Mat_GPUFormat *ctx, Mat B)
   bctx->product_min_rows = ctx->product_min_rows;
   if (bctx->mpi) {
     bctx->offdiag = ctx->offdiag;
+    bctx->overlap = ctx->overlap;
     PetscCall(MatGPUFormatMPIPropagateParams_Private(B));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -624,6 +632,51 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
   }
   PetscCheck(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my) && PetscMemTypeDevice(mz), PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "Matrix type %s was given a CUDA vector without a device array", ((PetscObject)A)->type_name);
   PetscCall(PetscLogGpuFlops(y ? 2.0 * ctx->nnz : 2.0 * ctx->nnz - ctx->nzrows));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The product y = A x of a block of a parallel matrix on a stream of its own (stream), which first waits for the work
+   queued so far on PETSc's stream (base) through the event ready; *launched is PETSC_FALSE, and nothing is done, when
+   A is not of ours, its product falls back to cuSPARSE's, it has no entries or x or y is not a CUDA vector: the
+   caller then multiplies as usual. The caller makes PETSc's stream wait for stream before anything reads y.
+*/
+PetscErrorCode MatGPUFormatMultOnStream_Private(Mat A, Vec x, Vec y, cudaStream_t base, cudaStream_t stream, cudaEvent_t ready, PetscBool *launched)
+{
+  Mat_GPUFormat *ctx;
+  PetscBool      cx, cy, fallback;
+
+  PetscFunctionBegin;
+  *launched = PETSC_FALSE;
+  PetscCall(MatGPUFormatIsOurs_Private(A, &ctx));
+  if (!ctx || ctx->mpi || A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatVecIsCUDA_Private(x, &cx));
+  PetscCall(MatGPUFormatVecIsCUDA_Private(y, &cy));
+  if (!cx || !cy) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatFallback_Private(A, ctx, &fallback));
+  if (fallback) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatUpdate_Private(A, ctx));
+  if (!ctx->nnz || !A->rmap->n) PetscFunctionReturn(PETSC_SUCCESS);
+#if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+  {
+    const PetscScalar *xa;
+    PetscScalar       *ya;
+    PetscMemType       mx, my;
+
+    PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
+    PetscCall(VecGetArrayWriteAndMemType(y, &ya, &my));
+    if (PetscMemTypeDevice(mx) && PetscMemTypeDevice(my)) {
+      PetscCallCUDA(cudaEventRecord(ready, base)); /* x's values, and every earlier use of y, on PETSc's stream */
+      PetscCallCUDA(cudaStreamWaitEvent(stream, ready, 0));
+      PetscCall(ctx->ops->mult(ctx->fmt, xa, NULL, ya, stream));
+      *launched = PETSC_TRUE;
+    }
+    PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
+    PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
+    PetscCheck(*launched, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Matrix type %s was given a CUDA vector without a device array", ((PetscObject)A)->type_name);
+    PetscCall(PetscLogGpuFlops(2.0 * ctx->nnz - ctx->nzrows));
+  }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -20,6 +20,7 @@
   #include <petscdevice_cuda.h>
 #else
 typedef void             *cudaStream_t;
+typedef void             *cudaEvent_t;
 #endif
 
 /* The options object that a type's SetFromOptions() receives: a pointer to PetscOptionItems up to PETSc 3.22, a

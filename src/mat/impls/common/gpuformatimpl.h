@@ -42,6 +42,8 @@ typedef struct {
   /* parallel matrices (gpuformatmpi.c): fmt holds only the parameters, which the blocks take; nothing is built */
   PetscBool mpi;
   PetscBool offdiag;  /* -mat_gpuformat_offdiag: the off-diagonal blocks in the format too */
+  PetscBool overlap;  /* -mat_gpuformat_overlap: MatMult() runs the diagonal block on a stream of its own (gpuformatmpi.c) */
+  void     *ghost;    /* with overlap: MatMult()'s own scatter of the ghost values, its stream and events (gpuformatmpi.c) */
   PetscBool hostinfo; /* the one-time PetscInfo() about host vectors has been given */
   /* a build that ran out of device memory: products go through cuSPARSE's CSR until the pattern or a parameter changes */
   PetscBool        oom, oominfo;
@@ -68,6 +70,7 @@ PETSC_INTERN PetscErrorCode MatGPUFormatHostValuesCurrent_Private(Mat);
 PETSC_INTERN PetscErrorCode MatGPUFormatCopyValues_Private(Mat, Mat);
 PETSC_INTERN PetscErrorCode MatGPUFormatSamePattern_Private(Mat, Mat, PetscBool *);
 PETSC_INTERN PetscErrorCode MatGPUFormatPrepare_Private(Mat);
+PETSC_INTERN PetscErrorCode MatGPUFormatMultOnStream_Private(Mat, Vec, Vec, cudaStream_t, cudaStream_t, cudaEvent_t, PetscBool *);
 
 /* gpuformatmpi.c: the parallel types */
 PETSC_INTERN PetscInt       MatGPUFormatMasqueradeDepth; /* > 0 while a product phase runs under the masquerade (gpuformatproduct.c) */

@@ -6,7 +6,11 @@
    the sequential type of the format, and whose off-diagonal block is too with -mat_gpuformat_offdiag. PETSc's own
    MatMult() of MATMPIAIJCUSPARSE then runs: it starts the scatter of the ghost values, multiplies by the diagonal
    block (our kernel) while the messages travel, and adds the off-diagonal block's product (MatMultTranspose() and
-   everything else stay MATMPIAIJCUSPARSE's).
+   everything else stay MATMPIAIJCUSPARSE's). With -mat_gpuformat_overlap, MatMult() is ours: it starts the diagonal
+   block's product on a stream of its own before the scatter, so that the product runs during the whole scatter, and
+   not only while the messages travel (the packing and, with an MPI that is not GPU-aware, the copies to and from host
+   memory come before and after that in MATMPIAIJCUSPARSE's); the scatter is then one of our own, of the same ghost
+   columns, set up by every process together whenever the off-diagonal block's columns change.
 
    PETSc recreates the blocks as MATSEQAIJCUSPARSE whenever it rebuilds them (preallocation, COO preallocation, a new
    off-process pattern): MatGPUFormatMPISyncBlocks_Private() puts the format back after every assembly and before
@@ -46,11 +50,104 @@ static PetscErrorCode MatGPUFormatMPIGetBaseOps_Private(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -mat_gpuformat_overlap: MatMult()'s own scatter of the ghost values, what it was set up for, its stream and events */
+typedef struct {
+  VecScatter   sc;
+  Vec          lvec;   /* the ghost values: the off-diagonal block's columns */
+  PetscInt    *garray; /* a copy of the global columns it gathers */
+  PetscInt     nghost, cstart, cn;
+  cudaStream_t stream; /* the diagonal block's product */
+  cudaEvent_t  ready, diagdone;
+} MatGPUFormatGhost;
+
+static PetscErrorCode MatGPUFormatGhostReset_Private(MatGPUFormatGhost *g)
+{
+  PetscFunctionBegin;
+  PetscCall(VecScatterDestroy(&g->sc));
+  PetscCall(VecDestroy(&g->lvec));
+  PetscCall(PetscFree(g->garray));
+  g->nghost = g->cstart = g->cn = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGPUFormatGhostDestroy_Private(Mat_GPUFormat *ctx)
+{
+  MatGPUFormatGhost *g = (MatGPUFormatGhost *)ctx->ghost;
+
+  PetscFunctionBegin;
+  if (!g) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatGhostReset_Private(g));
+#if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+  if (g->stream) {
+    PetscCallCUDA(cudaEventDestroy(g->ready));
+    PetscCallCUDA(cudaEventDestroy(g->diagdone));
+    PetscCallCUDA(cudaStreamDestroy(g->stream));
+  }
+#endif
+  PetscCall(PetscFree(ctx->ghost));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the scatter of ctx (if any) gathers other ghost columns than A's off-diagonal block now has (local) */
+static PetscErrorCode MatGPUFormatGhostStale_Private(Mat A, Mat_GPUFormat *ctx, PetscBool *stale)
+{
+  MatGPUFormatGhost *g = (MatGPUFormatGhost *)ctx->ghost;
+  Mat                Ao;
+  const PetscInt    *garray;
+  PetscBool          same = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIAIJGetSeqAIJ(A, NULL, &Ao, &garray));
+  if (g && g->sc && Ao && g->nghost == Ao->cmap->n && g->cstart == A->cmap->rstart && g->cn == A->cmap->n) {
+    same = PETSC_TRUE;
+    if (g->nghost) PetscCall(PetscArraycmp(g->garray, garray, g->nghost, &same));
+  }
+  *stale = (PetscBool)!same;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Collective: the scatter of A's ghost columns, from a vector of A's column layout into a sequential CUDA vector */
+static PetscErrorCode MatGPUFormatGhostSetUp_Private(Mat A, Mat_GPUFormat *ctx)
+{
+  MatGPUFormatGhost *g;
+  Mat                Ao;
+  const PetscInt    *garray;
+  IS                 from;
+  Vec                x;
+
+  PetscFunctionBegin;
+  if (!ctx->ghost) PetscCall(PetscNew((MatGPUFormatGhost **)&ctx->ghost));
+  g = (MatGPUFormatGhost *)ctx->ghost;
+  PetscCall(MatGPUFormatGhostReset_Private(g));
+  PetscCall(MatMPIAIJGetSeqAIJ(A, NULL, &Ao, &garray));
+  g->nghost = Ao ? Ao->cmap->n : 0;
+  g->cstart = A->cmap->rstart;
+  g->cn     = A->cmap->n;
+  PetscCall(PetscMalloc1(g->nghost, &g->garray));
+  PetscCall(PetscArraycpy(g->garray, garray, g->nghost));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, g->nghost, g->garray, PETSC_USE_POINTER, &from));
+  PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, g->nghost, &g->lvec));
+  PetscCall(MatCreateVecs(A, &x, NULL));
+  PetscCall(VecScatterCreate(x, from, g->lvec, NULL, &g->sc));
+  PetscCall(VecDestroy(&x));
+  PetscCall(ISDestroy(&from));
+#if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+  if (!g->stream) {
+    PetscCallCUDA(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
+    PetscCallCUDA(cudaEventCreateWithFlags(&g->ready, cudaEventDisableTiming));
+    PetscCallCUDA(cudaEventCreateWithFlags(&g->diagdone, cudaEventDisableTiming));
+  }
+#endif
+  PetscCall(PetscInfo(A, "%s: MatMult() with its own scatter of %" PetscInt_FMT " ghost values on this process (-mat_gpuformat_overlap)\n", ((PetscObject)A)->type_name, g->nghost));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatGPUFormatMPICtxDestroy(void *ptr)
 {
   Mat_GPUFormat *ctx = (Mat_GPUFormat *)MatGPUFormatDestroyArgCtx(ptr);
 
   PetscFunctionBegin;
+  PetscCall(MatGPUFormatGhostDestroy_Private(ctx));
   PetscCall(ctx->ops->reset(ctx->fmt)); /* holds no device data; the parameters only */
   PetscCall(PetscFree(ctx->fmt));
   PetscCall(PetscFree(ctx));
@@ -208,7 +305,8 @@ static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
   PetscObjectState state;
   Mat              Ad, Ao;
   PetscErrorCode   ierr;
-  int              local, global;
+  PetscBool        stale = PETSC_FALSE;
+  int              local[2], global[2];
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
@@ -218,19 +316,64 @@ static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
   PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
   ierr = Ad ? MatGPUFormatPrepare_Private(Ad) : PETSC_SUCCESS;
   if (!ierr && Ao) ierr = MatGPUFormatPrepare_Private(Ao);
-  local = (int)ierr;
-  PetscCallMPI(MPIU_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  /* -mat_gpuformat_overlap: the scatter is set up again by every process when the ghost columns changed on any */
+  if (ctx->overlap) PetscCall(MatGPUFormatGhostStale_Private(A, ctx, &stale));
+  local[0] = (int)ierr;
+  local[1] = (int)stale;
+  PetscCallMPI(MPIU_Allreduce(local, global, 2, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
   ctx->syncstate = state; /* a process whose build failed now falls back to cuSPARSE's product (out of memory) or retries */
-  PetscCheck(!global, PetscObjectComm((PetscObject)A), global == PETSC_ERR_MEM ? PETSC_ERR_MEM : PETSC_ERR_LIB, "The GPU format of a block of %s could not be built on %s process (error %d)", ((PetscObject)A)->type_name, local ? "this" : "another", global);
+  PetscCheck(!global[0], PetscObjectComm((PetscObject)A), global[0] == PETSC_ERR_MEM ? PETSC_ERR_MEM : PETSC_ERR_LIB, "The GPU format of a block of %s could not be built on %s process (error %d)", ((PetscObject)A)->type_name, local[0] ? "this" : "another", global[0]);
+  if (global[1]) PetscCall(MatGPUFormatGhostSetUp_Private(A, ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* MATMPIAIJCUSPARSE's products (scatter overlapped with the diagonal block's product), on blocks in the format */
+/*
+   -mat_gpuformat_overlap: y = A x with the diagonal block's product on the scatter's own stream, started before the
+   scatter, and the off-diagonal block's after it on PETSc's stream, which first waits for the diagonal one. Every
+   process scatters (the scatter is collective), also one whose diagonal block is multiplied the usual way, on PETSc's
+   stream before the scatter: no rows or entries, a product that fell back to cuSPARSE's.
+*/
+static PetscErrorCode MatMultOverlap_MPIGPUFormat(Mat A, MatGPUFormatGhost *g, Vec x, Vec y)
+{
+  Mat       Ad, Ao;
+  PetscBool launched = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+#if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+  {
+    cudaStream_t base;
+
+    PetscCall(PetscGetCurrentCUDAStream(&base));
+    PetscCall(MatGPUFormatMultOnStream_Private(Ad, x, y, base, g->stream, g->ready, &launched));
+    if (launched) PetscCallCUDA(cudaEventRecord(g->diagdone, g->stream));
+    else PetscCall((*Ad->ops->mult)(Ad, x, y));
+    PetscCall(VecScatterBegin(g->sc, x, g->lvec, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(g->sc, x, g->lvec, INSERT_VALUES, SCATTER_FORWARD));
+    if (launched) PetscCallCUDA(cudaStreamWaitEvent(base, g->diagdone, 0)); /* y complete before anything else on PETSc's stream */
+    PetscCall((*Ao->ops->multadd)(Ao, g->lvec, y, y));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MATMPIAIJCUSPARSE's products (scatter overlapped with the diagonal block's product), on blocks in the format; with
+   -mat_gpuformat_overlap and CUDA vectors, MatMult() is MatMultOverlap_MPIGPUFormat() (the same choice on every
+   process: the option, the vectors' types and the scatter's set-up are the same on all) */
 static PetscErrorCode MatMult_MPIGPUFormat(Mat A, Vec x, Vec y)
 {
+  Mat_GPUFormat     *ctx;
+  MatGPUFormatGhost *g;
+  PetscBool          cx, cy;
+
   PetscFunctionBegin;
   PetscCall(MatGPUFormatMPIPrepare_Private(A));
-  PetscCall(MatGPUFormatMPIBaseOps.mult(A, x, y));
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  g = (MatGPUFormatGhost *)ctx->ghost;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &cx, VECSEQCUDA, VECMPICUDA, ""));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)y, &cy, VECSEQCUDA, VECMPICUDA, ""));
+  if (ctx->overlap && g && g->sc && cx && cy && !A->boundtocpu) PetscCall(MatMultOverlap_MPIGPUFormat(A, g, x, y));
+  else PetscCall(MatGPUFormatMPIBaseOps.mult(A, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -330,6 +473,13 @@ static PetscErrorCode MatView_MPIGPUFormat(Mat A, PetscViewer viewer)
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   /* no collective here: PETSc views matrices also through viewers of part of their communicator */
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s GPU format in the diagonal blocks (%s); off-diagonal blocks %s (-mat_gpuformat_offdiag %s)\n", ctx->ops->title, ctx->ops->seqtype, ctx->offdiag ? ctx->ops->seqtype : MATSEQAIJCUSPARSE, PetscBools[ctx->offdiag]));
+  if (!ctx->overlap) PetscCall(PetscViewerASCIIPrintf(viewer, "MatMult(): mpiaijcusparse's (-mat_gpuformat_overlap false)\n"));
+  else {
+    MatGPUFormatGhost *g = (MatGPUFormatGhost *)ctx->ghost;
+
+    if (g && g->sc) PetscCall(PetscViewerASCIIPrintf(viewer, "MatMult(): the diagonal block's product on a stream of its own during the whole ghost scatter (-mat_gpuformat_overlap true), its own scatter of %" PetscInt_FMT " ghost values on the first process\n", g->nghost));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "MatMult(): the diagonal block's product on a stream of its own during the whole ghost scatter (-mat_gpuformat_overlap true), set up at the next product\n"));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
