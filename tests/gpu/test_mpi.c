@@ -235,10 +235,13 @@ static PetscErrorCode CheckOverlap(Mat A, const char *what)
   PetscViewer viewer;
   FILE       *fd    = NULL;
   int         found = 0;
+  DM          dm;
 
   PetscFunctionBeginUser;
   PetscCall(PetscObjectTypeCompare((PetscObject)A, mpitype, &mpi));
-  if (!overlap || !mpi) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetDM(A, &dm));
+  /* a DM's matrix has the DM's MatView() (DMDA: the matrix in natural ordering, a copy): its products ran the same code */
+  if (!overlap || !mpi || dm) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (rank == 0) {
     fd = tmpfile();
