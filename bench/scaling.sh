@@ -1,7 +1,8 @@
 #!/bin/bash
 # scaling.sh - several GPUs (issue "Two GPUs"): strong and weak scaling of the parallel product, one process per GPU,
-# with examples/bench_mpi.c: every parallel type, its off-diagonal block in cuSPARSE's CSR and in the format (/offdiag),
-# against mpiaijcusparse with the same partition, on four matrices of at least 50 M entries (3D 7- and 27-point
+# with examples/bench_mpi.c: every parallel type with mpiaijcusparse's MatMult() and with -mat_gpuformat_overlap
+# (/overlap; TYPES lists the entries, the off-diagonal block in cuSPARSE's CSR, as the first run on 2 GPUs chose), against
+# mpiaijcusparse with the same partition, on four matrices of at least 50 M entries (3D 7- and 27-point
 # Laplacians, FEM-like, R-MAT). Per matrix:
 #   strong  the matrix on 1 GPU and on NGPUS GPUs;
 #   weak    the matrix with NGPUS times the rows on NGPUS GPUs (the Laplacians NGPUS times as deep in z, FEM-like NGPUS
@@ -11,7 +12,7 @@
 # ghost values pass through host memory, and the scatter's time says what that costs.
 #   bash bench/scaling.sh OUTDIR      environment: BENCH (build-gpu/examples/bench_mpi), NGPUS (2), MATRICES (all of
 #                                     lap3d7 lap3d27 fem rmat), DEADLINE (seconds, default 480: no run starts after it),
-#                                     BENCH_ARGS (added to every run)
+#                                     TYPES (bench_mpi's -types), BENCH_ARGS (added to every run)
 # writes OUTDIR/scaling.jsonl (bench_mpi's records, with GIT_COMMIT/GIT_DIRTY) and OUTDIR/scaling.log (its tables);
 # python3 bench/scaling_report.py OUTDIR/scaling.jsonl makes the report.
 # -h, -help, --help: the comment above, then exit
@@ -25,6 +26,7 @@ out=$1
 BENCH=${BENCH:-build-gpu/examples/bench_mpi}
 NGPUS=${NGPUS:-2}
 MATRICES=${MATRICES:-lap3d7 lap3d27 fem rmat}
+TYPES=${TYPES:-aijcusparse,cmrs,sellcs,bce,cmrs/overlap,sellcs/overlap,bce/overlap}
 DEADLINE=${DEADLINE:-480}
 mkdir -p "$out"
 # provenance of the records: GIT_COMMIT and GIT_DIRTY
@@ -73,7 +75,7 @@ for m in $MATRICES; do
     }
     echo "## $m, $np GPUs, $kind: $a" >> "$out/scaling.log"
     # shellcheck disable=SC2086
-    mpiexec -n "$np" "$BENCH" $a -gpus_expected "$np" -json_out "$out/scaling.jsonl" ${BENCH_ARGS:-} >> "$out/scaling.log" 2>&1 || {
+    mpiexec -n "$np" "$BENCH" $a -types "$TYPES" -gpus_expected "$np" -json_out "$out/scaling.jsonl" ${BENCH_ARGS:-} >> "$out/scaling.log" 2>&1 || {
       echo "failed: $m, $np GPUs, $kind" | tee -a "$out/scaling.log"
       rc=1
     }

@@ -182,7 +182,7 @@ static PetscErrorCode TimeMatrix(Mat A, Vec x, Vec y, Timing *t)
 
 int main(int argc, char **argv)
 {
-  char                  types[PETSC_MAX_PATH_LEN] = "aijcusparse,cmrs,cmrs/offdiag,sellcs,sellcs/offdiag,bce,bce/offdiag", json_out[PETSC_MAX_PATH_LEN] = "", matrix[64], params[PETSC_MAX_PATH_LEN];
+  char                  types[PETSC_MAX_PATH_LEN] = "aijcusparse,cmrs,cmrs/offdiag,cmrs/overlap,sellcs,sellcs/offdiag,sellcs/overlap,bce,bce/offdiag,bce/overlap", json_out[PETSC_MAX_PATH_LEN] = "", matrix[64], params[PETSC_MAX_PATH_LEN];
   char                **entries;
   int                   ntypes;
   PetscInt              bw_mib = 1024, bw_reps = 20, M, N, rstart, rend, nfailed = 0, gpus_expected = 0, ghosts_max = 0;
