@@ -234,7 +234,7 @@ static PetscErrorCode CheckOverlap(Mat A, const char *what)
   PetscMPIInt rank;
   PetscViewer viewer;
   FILE       *fd    = NULL;
-  int         found = 0;
+  int         found = 0; /* 1: MatView() shows the scatter; 2: and products whose diagonal block ran on its stream */
   DM          dm;
 
   PetscFunctionBeginUser;
@@ -253,15 +253,26 @@ static PetscErrorCode CheckOverlap(Mat A, const char *what)
   PetscCall(PetscViewerPopFormat(viewer));
   PetscCall(PetscViewerDestroy(&viewer));
   if (rank == 0) {
-    char line[4096];
+    const char *key = "-mat_gpuformat_overlap true), its own scatter of";
+    char        line[4096], *at;
+    long        nghost, nlaunched;
+    Mat         Ad;
+    MatInfo     info;
+    PetscInt    m;
 
     rewind(fd);
     while (fgets(line, sizeof(line), fd))
-      if (strstr(line, "-mat_gpuformat_overlap true), its own scatter of")) found = 1;
+      if ((at = strstr(line, key)) && sscanf(at + strlen(key), " %ld ghost values and %ld products", &nghost, &nlaunched) == 2) found = nlaunched > 0 ? 2 : 1;
     fclose(fd);
+    /* the first process's products ran its diagonal block on the stream wherever that block has entries */
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+    PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
+    PetscCall(MatGetLocalSize(Ad, &m, NULL));
+    if (found == 1 && !(info.nz_used > 0 && m > 0)) found = 2;
   }
   PetscCallMPI(MPI_Bcast(&found, 1, MPI_INT, 0, PETSC_COMM_WORLD));
   PetscCheck(found, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: after a product, MatView() does not show MatMult()'s own scatter (-mat_gpuformat_overlap)", what);
+  PetscCheck(found == 2, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: no product ran the diagonal block on its own stream (-mat_gpuformat_overlap)", what);
   nchecks++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -639,8 +639,10 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
 /*
    The product y = A x of a block of a parallel matrix on a stream of its own (stream), which first waits for the work
    queued so far on PETSc's stream (base) through the event ready; *launched is PETSC_FALSE, and nothing is done, when
-   A is not of ours, its product falls back to cuSPARSE's, it has no entries or x or y is not a CUDA vector: the
-   caller then multiplies as usual. The caller makes PETSc's stream wait for stream before anything reads y.
+   A is not of ours, its product falls back to cuSPARSE's, it has no entries, or x or y is not a CUDA vector or has no
+   device array (bound to the CPU): the caller then multiplies as usual. The caller makes PETSc's stream wait for
+   stream before anything reads y. A build (after a change of A that left the parallel matrix's state as it was) can
+   fail here: the caller scatters before it passes the error on, so that no other process waits for it.
 */
 PetscErrorCode MatGPUFormatMultOnStream_Private(Mat A, Vec x, Vec y, cudaStream_t base, cudaStream_t stream, cudaEvent_t ready, PetscBool *launched)
 {
@@ -663,18 +665,20 @@ PetscErrorCode MatGPUFormatMultOnStream_Private(Mat A, Vec x, Vec y, cudaStream_
     const PetscScalar *xa;
     PetscScalar       *ya;
     PetscMemType       mx, my;
+    PetscErrorCode     ierr = PETSC_SUCCESS;
 
     PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
     PetscCall(VecGetArrayWriteAndMemType(y, &ya, &my));
-    if (PetscMemTypeDevice(mx) && PetscMemTypeDevice(my)) {
-      PetscCallCUDA(cudaEventRecord(ready, base)); /* x's values, and every earlier use of y, on PETSc's stream */
+    if (PetscMemTypeDevice(mx) && PetscMemTypeDevice(my)) { /* else a vector bound to the CPU: the caller's product */
+      PetscCallCUDA(cudaEventRecord(ready, base));          /* x's values, and every earlier use of y, on PETSc's stream */
       PetscCallCUDA(cudaStreamWaitEvent(stream, ready, 0));
-      PetscCall(ctx->ops->mult(ctx->fmt, xa, NULL, ya, stream));
-      *launched = PETSC_TRUE;
+      ierr      = ctx->ops->mult(ctx->fmt, xa, NULL, ya, stream);
+      *launched = (PetscBool)!ierr;
     }
     PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
     PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
-    PetscCheck(*launched, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Matrix type %s was given a CUDA vector without a device array", ((PetscObject)A)->type_name);
+    PetscCall(ierr);
+    if (!*launched) PetscFunctionReturn(PETSC_SUCCESS);
     PetscCall(PetscLogGpuFlops(2.0 * ctx->nnz - ctx->nzrows));
   }
 #endif

@@ -56,7 +56,8 @@ typedef struct {
   Vec          lvec;   /* the ghost values: the off-diagonal block's columns */
   PetscInt    *garray; /* a copy of the global columns it gathers */
   PetscInt     nghost, cstart, cn;
-  cudaStream_t stream; /* the diagonal block's product */
+  PetscInt     nlaunched; /* products whose diagonal block ran on stream, since the set-up (MatView() shows it) */
+  cudaStream_t stream;    /* the diagonal block's product */
   cudaEvent_t  ready, diagdone;
 } MatGPUFormatGhost;
 
@@ -66,7 +67,7 @@ static PetscErrorCode MatGPUFormatGhostReset_Private(MatGPUFormatGhost *g)
   PetscCall(VecScatterDestroy(&g->sc));
   PetscCall(VecDestroy(&g->lvec));
   PetscCall(PetscFree(g->garray));
-  g->nghost = g->cstart = g->cn = 0;
+  g->nghost = g->cstart = g->cn = g->nlaunched = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -112,32 +113,51 @@ static PetscErrorCode MatGPUFormatGhostSetUp_Private(Mat A, Mat_GPUFormat *ctx)
   MatGPUFormatGhost *g;
   Mat                Ao;
   const PetscInt    *garray;
+  PetscInt           nghost;
   IS                 from;
   Vec                x;
+  PetscErrorCode     ierr;
 
   PetscFunctionBegin;
   if (!ctx->ghost) PetscCall(PetscNew((MatGPUFormatGhost **)&ctx->ghost));
   g = (MatGPUFormatGhost *)ctx->ghost;
   PetscCall(MatGPUFormatGhostReset_Private(g));
-  PetscCall(MatMPIAIJGetSeqAIJ(A, NULL, &Ao, &garray));
-  g->nghost = Ao ? Ao->cmap->n : 0;
-  g->cstart = A->cmap->rstart;
-  g->cn     = A->cmap->n;
-  PetscCall(PetscMalloc1(g->nghost, &g->garray));
-  PetscCall(PetscArraycpy(g->garray, garray, g->nghost));
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, g->nghost, g->garray, PETSC_USE_POINTER, &from));
-  PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, g->nghost, &g->lvec));
-  PetscCall(MatCreateVecs(A, &x, NULL));
-  PetscCall(VecScatterCreate(x, from, g->lvec, NULL, &g->sc));
-  PetscCall(VecDestroy(&x));
-  PetscCall(ISDestroy(&from));
 #if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
-  if (!g->stream) {
-    PetscCallCUDA(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking));
-    PetscCallCUDA(cudaEventCreateWithFlags(&g->ready, cudaEventDisableTiming));
-    PetscCallCUDA(cudaEventCreateWithFlags(&g->diagdone, cudaEventDisableTiming));
+  if (!g->stream) { /* all three, or none */
+    cudaStream_t s;
+    cudaEvent_t  e[2];
+    cudaError_t  cerr;
+
+    cerr = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    if (cerr == cudaSuccess) {
+      cerr = cudaEventCreateWithFlags(&e[0], cudaEventDisableTiming);
+      if (cerr == cudaSuccess) {
+        cerr = cudaEventCreateWithFlags(&e[1], cudaEventDisableTiming);
+        if (cerr != cudaSuccess) (void)cudaEventDestroy(e[0]);
+      }
+      if (cerr != cudaSuccess) (void)cudaStreamDestroy(s);
+    }
+    PetscCallCUDA(cerr);
+    g->stream   = s;
+    g->ready    = e[0];
+    g->diagdone = e[1];
   }
 #endif
+  PetscCall(MatMPIAIJGetSeqAIJ(A, NULL, &Ao, &garray));
+  nghost = Ao ? Ao->cmap->n : 0;
+  PetscCall(PetscMalloc1(nghost, &g->garray));
+  PetscCall(PetscArraycpy(g->garray, garray, nghost));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nghost, g->garray, PETSC_USE_POINTER, &from));
+  PetscCall(MatCreateVecs(A, &x, NULL));
+  ierr = VecCreateSeqCUDA(PETSC_COMM_SELF, nghost, &g->lvec);
+  if (!ierr) ierr = VecScatterCreate(x, from, g->lvec, NULL, &g->sc);
+  PetscCall(VecDestroy(&x));
+  PetscCall(ISDestroy(&from));
+  if (ierr) PetscCall(MatGPUFormatGhostReset_Private(g));
+  PetscCall(ierr);
+  g->nghost = nghost; /* set up: what it was set up for */
+  g->cstart = A->cmap->rstart;
+  g->cn     = A->cmap->n;
   PetscCall(PetscInfo(A, "%s: MatMult() with its own scatter of %" PetscInt_FMT " ghost values on this process (-mat_gpuformat_overlap)\n", ((PetscObject)A)->type_name, g->nghost));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -322,44 +342,67 @@ static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
   local[1] = (int)stale;
   PetscCallMPI(MPIU_Allreduce(local, global, 2, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
   ctx->syncstate = state; /* a process whose build failed now falls back to cuSPARSE's product (out of memory) or retries */
+  /* the scatter of the new ghost columns, before the build's error, which a caller may catch to multiply again */
+  if (global[1]) {
+    PetscErrorCode serr = MatGPUFormatGhostSetUp_Private(A, ctx);
+    int            ok   = !serr, allok;
+
+    PetscCallMPI(MPIU_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, PetscObjectComm((PetscObject)A)));
+    if (!allok) { /* no process keeps a scatter (each would use its own in MatMult()); the next product tries again */
+      if (ctx->ghost) PetscCall(MatGPUFormatGhostReset_Private((MatGPUFormatGhost *)ctx->ghost));
+      ctx->syncstate = -1;
+    }
+    PetscCheck(allok, PetscObjectComm((PetscObject)A), PETSC_ERR_LIB, "The scatter of -mat_gpuformat_overlap could not be set up on %s process (error %d)", serr ? "this" : "another", (int)serr);
+  }
   PetscCheck(!global[0], PetscObjectComm((PetscObject)A), global[0] == PETSC_ERR_MEM ? PETSC_ERR_MEM : PETSC_ERR_LIB, "The GPU format of a block of %s could not be built on %s process (error %d)", ((PetscObject)A)->type_name, local[0] ? "this" : "another", global[0]);
-  if (global[1]) PetscCall(MatGPUFormatGhostSetUp_Private(A, ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
    -mat_gpuformat_overlap: y = A x with the diagonal block's product on the scatter's own stream, started before the
    scatter, and the off-diagonal block's after it on PETSc's stream, which first waits for the diagonal one. Every
-   process scatters (the scatter is collective), also one whose diagonal block is multiplied the usual way, on PETSc's
-   stream before the scatter: no rows or entries, a product that fell back to cuSPARSE's.
+   process scatters (the scatter is collective), also one whose diagonal block is multiplied the usual way, between the
+   scatter's start and end as in MATMPIAIJCUSPARSE's MatMult(): no rows or entries, a product that fell back to
+   cuSPARSE's, a block or vector bound to the CPU. An error before the scatter is passed on after it, and PETSc's stream
+   waits for the diagonal product whatever happened, so that no other process waits in the scatter and nothing later on
+   PETSc's stream races the product's kernel.
 */
 static PetscErrorCode MatMultOverlap_MPIGPUFormat(Mat A, MatGPUFormatGhost *g, Vec x, Vec y)
 {
-  Mat       Ad, Ao;
-  PetscBool launched = PETSC_FALSE;
+  Mat Ad, Ao;
 
   PetscFunctionBegin;
   PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
 #if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
   {
-    cudaStream_t base;
+    cudaStream_t   base;
+    PetscBool      launched = PETSC_FALSE;
+    PetscErrorCode ierr, serr;
 
     PetscCall(PetscGetCurrentCUDAStream(&base));
-    PetscCall(MatGPUFormatMultOnStream_Private(Ad, x, y, base, g->stream, g->ready, &launched));
-    if (launched) PetscCallCUDA(cudaEventRecord(g->diagdone, g->stream));
-    else PetscCall((*Ad->ops->mult)(Ad, x, y));
-    PetscCall(VecScatterBegin(g->sc, x, g->lvec, INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(VecScatterEnd(g->sc, x, g->lvec, INSERT_VALUES, SCATTER_FORWARD));
+    ierr = MatGPUFormatMultOnStream_Private(Ad, x, y, base, g->stream, g->ready, &launched);
+    if (launched) {
+      PetscCallCUDA(cudaEventRecord(g->diagdone, g->stream));
+      g->nlaunched++;
+    }
+    serr = VecScatterBegin(g->sc, x, g->lvec, INSERT_VALUES, SCATTER_FORWARD);
+    if (!ierr && !launched) ierr = (*Ad->ops->mult)(Ad, x, y);
+    if (!serr) serr = VecScatterEnd(g->sc, x, g->lvec, INSERT_VALUES, SCATTER_FORWARD);
     if (launched) PetscCallCUDA(cudaStreamWaitEvent(base, g->diagdone, 0)); /* y complete before anything else on PETSc's stream */
+    PetscCall(serr);
+    PetscCall(ierr);
     PetscCall((*Ao->ops->multadd)(Ao, g->lvec, y, y));
   }
+#else
+  SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "%s needs a PETSc configured with real double-precision scalars and 32-bit PetscInt", ((PetscObject)A)->type_name);
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* MATMPIAIJCUSPARSE's products (scatter overlapped with the diagonal block's product), on blocks in the format; with
-   -mat_gpuformat_overlap and CUDA vectors, MatMult() is MatMultOverlap_MPIGPUFormat() (the same choice on every
-   process: the option, the vectors' types and the scatter's set-up are the same on all) */
+   -mat_gpuformat_overlap and CUDA vectors, MatMult() is MatMultOverlap_MPIGPUFormat(). The choice rests only on what
+   is the same on every process (the option, the scatter's collective set-up, the vectors' type names), not on what
+   one process may have alone (a block or vector bound to the CPU: MatMultOverlap_MPIGPUFormat() handles those) */
 static PetscErrorCode MatMult_MPIGPUFormat(Mat A, Vec x, Vec y)
 {
   Mat_GPUFormat     *ctx;
@@ -372,7 +415,7 @@ static PetscErrorCode MatMult_MPIGPUFormat(Mat A, Vec x, Vec y)
   g = (MatGPUFormatGhost *)ctx->ghost;
   PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &cx, VECSEQCUDA, VECMPICUDA, ""));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)y, &cy, VECSEQCUDA, VECMPICUDA, ""));
-  if (ctx->overlap && g && g->sc && cx && cy && !A->boundtocpu) PetscCall(MatMultOverlap_MPIGPUFormat(A, g, x, y));
+  if (ctx->overlap && g && g->sc && cx && cy) PetscCall(MatMultOverlap_MPIGPUFormat(A, g, x, y));
   else PetscCall(MatGPUFormatMPIBaseOps.mult(A, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -477,7 +520,7 @@ static PetscErrorCode MatView_MPIGPUFormat(Mat A, PetscViewer viewer)
   else {
     MatGPUFormatGhost *g = (MatGPUFormatGhost *)ctx->ghost;
 
-    if (g && g->sc) PetscCall(PetscViewerASCIIPrintf(viewer, "MatMult(): the diagonal block's product on a stream of its own during the whole ghost scatter (-mat_gpuformat_overlap true), its own scatter of %" PetscInt_FMT " ghost values on the first process\n", g->nghost));
+    if (g && g->sc) PetscCall(PetscViewerASCIIPrintf(viewer, "MatMult(): the diagonal block's product on a stream of its own during the whole ghost scatter (-mat_gpuformat_overlap true), its own scatter of %" PetscInt_FMT " ghost values and %" PetscInt_FMT " products so on the first process\n", g->nghost, g->nlaunched));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "MatMult(): the diagonal block's product on a stream of its own during the whole ghost scatter (-mat_gpuformat_overlap true), set up at the next product\n"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
