@@ -227,25 +227,29 @@ static PetscErrorCode CheckTypes(Mat A, const char *what)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* With -mat_gpuformat_overlap, after a product: A's MatView() (info) says that MatMult() has its own scatter set up */
-static PetscErrorCode CheckOverlap(Mat A, const char *what)
+/*
+   With -mat_gpuformat_overlap: from A's MatView() (info), the products whose diagonal block ran on its own stream on the
+   first process, -1 when the view shows no scatter set up; *skip when there is nothing to check (the option off, the
+   sequential type on one process, a DM's matrix, whose MatView() is the DM's: DMDA views a copy in natural ordering)
+*/
+static PetscErrorCode OverlapCount(Mat A, PetscBool *skip, long *count)
 {
   PetscBool   mpi;
   PetscMPIInt rank;
   PetscViewer viewer;
-  FILE       *fd    = NULL;
-  int         found = 0; /* 1: MatView() shows the scatter; 2: and products whose diagonal block ran on its stream */
+  FILE       *fd = NULL;
   DM          dm;
 
   PetscFunctionBeginUser;
+  *count = -1;
   PetscCall(PetscObjectTypeCompare((PetscObject)A, mpitype, &mpi));
   PetscCall(MatGetDM(A, &dm));
-  /* a DM's matrix has the DM's MatView() (DMDA: the matrix in natural ordering, a copy): its products ran the same code */
-  if (!overlap || !mpi || dm) PetscFunctionReturn(PETSC_SUCCESS);
+  *skip = (PetscBool)(!overlap || !mpi || dm);
+  if (*skip) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (rank == 0) {
     fd = tmpfile();
-    PetscCheck(fd, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s: no temporary file for MatView()", what);
+    PetscCheck(fd, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "no temporary file for MatView()");
   }
   PetscCall(PetscViewerASCIIOpenWithFILE(PETSC_COMM_WORLD, rank ? PETSC_STDOUT : fd, &viewer));
   PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO));
@@ -255,24 +259,39 @@ static PetscErrorCode CheckOverlap(Mat A, const char *what)
   if (rank == 0) {
     const char *key = "-mat_gpuformat_overlap true), its own scatter of";
     char        line[4096], *at;
-    long        nghost, nlaunched;
-    Mat         Ad;
-    MatInfo     info;
-    PetscInt    m;
+    long        nghost, n;
 
     rewind(fd);
     while (fgets(line, sizeof(line), fd))
-      if ((at = strstr(line, key)) && sscanf(at + strlen(key), " %ld ghost values and %ld products", &nghost, &nlaunched) == 2) found = nlaunched > 0 ? 2 : 1;
+      if ((at = strstr(line, key)) && sscanf(at + strlen(key), " %ld ghost values and %ld products", &nghost, &n) == 2) *count = n;
     fclose(fd);
-    /* the first process's products ran its diagonal block on the stream wherever that block has entries */
+  }
+  PetscCallMPI(MPI_Bcast(count, 1, MPI_LONG, 0, PETSC_COMM_WORLD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* With -mat_gpuformat_overlap, around one MatMult(): it ran with MatMult()'s own scatter, and on the first process (where
+   its diagonal block has entries) with that block on its own stream: the count went up, or is 1 after a new set-up */
+static PetscErrorCode CheckOverlap(Mat A, long before, long after, const char *what)
+{
+  PetscMPIInt rank;
+  int         empty = 0;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (rank == 0) {
+    Mat      Ad;
+    MatInfo  info;
+    PetscInt m;
+
     PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
     PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
     PetscCall(MatGetLocalSize(Ad, &m, NULL));
-    if (found == 1 && !(info.nz_used > 0 && m > 0)) found = 2;
+    empty = !(info.nz_used > 0 && m > 0);
   }
-  PetscCallMPI(MPI_Bcast(&found, 1, MPI_INT, 0, PETSC_COMM_WORLD));
-  PetscCheck(found, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: after a product, MatView() does not show MatMult()'s own scatter (-mat_gpuformat_overlap)", what);
-  PetscCheck(found == 2, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: no product ran the diagonal block on its own stream (-mat_gpuformat_overlap)", what);
+  PetscCallMPI(MPI_Bcast(&empty, 1, MPI_INT, 0, PETSC_COMM_WORLD));
+  PetscCheck(after >= 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: after a product, MatView() does not show MatMult()'s own scatter (-mat_gpuformat_overlap)", what);
+  PetscCheck(empty || (after >= 1 && (after > before || after == 1)), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: MatMult() did not run the diagonal block on its own stream (-mat_gpuformat_overlap; products so %ld before, %ld after)", what, before, after);
   nchecks++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -294,7 +313,8 @@ static PetscErrorCode CheckProducts(Mat A, Mat R, PetscBool naninf, const char *
 {
   Vec         xa, ya, za, xr, yr, zr, ta, tr;
   PetscRandom rnd;
-  PetscBool   cuda;
+  PetscBool   cuda, skip;
+  long        before, after;
   char        msg[256];
 
   PetscFunctionBeginUser;
@@ -321,7 +341,10 @@ static PetscErrorCode CheckProducts(Mat A, Mat R, PetscBool naninf, const char *
   PetscCall(VecSetRandom(yr, rnd));
   PetscCall(VecCopy(yr, ya));
 
+  PetscCall(OverlapCount(A, &skip, &before));
   PetscCall(MatMult(A, xa, za));
+  PetscCall(OverlapCount(A, &skip, &after));
+  if (!skip) PetscCall(CheckOverlap(A, before, after, what));
   PetscCall(MatMult(R, xr, zr));
   PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: MatMult", what));
   PetscCall(SameVec(za, zr, msg));
@@ -360,7 +383,6 @@ static PetscErrorCode CheckProducts(Mat A, Mat R, PetscBool naninf, const char *
     PetscCheck(!(info.nz_used > 0 && m > 0) || bytes > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the format of the diagonal block was never built", what);
   }
   PetscCall(CheckTypes(A, what)); /* and after the products */
-  PetscCall(CheckOverlap(A, what));
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(VecDestroy(&xa));
   PetscCall(VecDestroy(&ya));

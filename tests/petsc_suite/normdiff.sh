@@ -21,6 +21,7 @@ if [ "$rc" -ne 0 ] && [ -n "${PGF_TYPE:-}" ] && [ -n "${PGF_DIFFLOG:-}" ] && [ $
     # the view block: its header line, then every line indented deeper than the header
     awk '/[A-Z]+ GPU format( \(parallel\))?:$/ { match($0, /^ */); skip = RLENGTH; next }
          /[A-Z]+ GPU format in the diagonal blocks/ { next }
+         /MatMult\(\): .*-mat_gpuformat_overlap true/ { next }
          skip >= 0 { match($0, /^ */); if (RLENGTH > skip) next; skip = -1 }
          { print }' skip=-1 "$f2" |
       sed -E -e "s/\\b(seq|mpi)aijcusparse${PGF_TYPE}\\b/\\1aijcusparse/g" -e "s/\\b${PGF_TYPE}\\b/aijcusparse/g" > "$norm"

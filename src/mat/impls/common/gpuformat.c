@@ -640,8 +640,8 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
    The product y = A x of a block of a parallel matrix on a stream of its own (stream), which first waits for the work
    queued so far on PETSc's stream (base) through the event ready; *launched is PETSC_FALSE, and nothing is done, when
    A is not of ours, its product falls back to cuSPARSE's, it has no entries, or x or y is not a CUDA vector or has no
-   device array (bound to the CPU): the caller then multiplies as usual. The caller makes PETSc's stream wait for
-   stream before anything reads y. A build (after a change of A that left the parallel matrix's state as it was) can
+   device array (bound to the CPU): the caller then multiplies as usual. Once *launched is PETSC_TRUE, stream holds
+   work, also if an error is returned: the caller makes PETSc's stream wait for it before anything reads y. A build (after a change of A that left the parallel matrix's state as it was) can
    fail here: the caller scatters before it passes the error on, so that no other process waits for it.
 */
 PetscErrorCode MatGPUFormatMultOnStream_Private(Mat A, Vec x, Vec y, cudaStream_t base, cudaStream_t stream, cudaEvent_t ready, PetscBool *launched)
@@ -666,17 +666,22 @@ PetscErrorCode MatGPUFormatMultOnStream_Private(Mat A, Vec x, Vec y, cudaStream_
     PetscScalar       *ya;
     PetscMemType       mx, my;
     PetscErrorCode     ierr = PETSC_SUCCESS;
+    cudaError_t        cerr = cudaSuccess;
 
     PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
     PetscCall(VecGetArrayWriteAndMemType(y, &ya, &my));
     if (PetscMemTypeDevice(mx) && PetscMemTypeDevice(my)) { /* else a vector bound to the CPU: the caller's product */
-      PetscCallCUDA(cudaEventRecord(ready, base));          /* x's values, and every earlier use of y, on PETSc's stream */
-      PetscCallCUDA(cudaStreamWaitEvent(stream, ready, 0));
-      ierr      = ctx->ops->mult(ctx->fmt, xa, NULL, ya, stream);
-      *launched = (PetscBool)!ierr;
+      /* x's values, and every earlier use of y, on PETSc's stream */
+      cerr = cudaEventRecord(ready, base);
+      if (cerr == cudaSuccess) cerr = cudaStreamWaitEvent(stream, ready, 0);
+      if (cerr == cudaSuccess) { /* from here on stream holds work: the caller waits for it, even after an error */
+        *launched = PETSC_TRUE;
+        ierr      = ctx->ops->mult(ctx->fmt, xa, NULL, ya, stream);
+      }
     }
     PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
     PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
+    PetscCallCUDA(cerr);
     PetscCall(ierr);
     if (!*launched) PetscFunctionReturn(PETSC_SUCCESS);
     PetscCall(PetscLogGpuFlops(2.0 * ctx->nnz - ctx->nzrows));

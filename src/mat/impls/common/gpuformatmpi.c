@@ -107,54 +107,78 @@ static PetscErrorCode MatGPUFormatGhostStale_Private(Mat A, Mat_GPUFormat *ctx, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Collective: the scatter of A's ghost columns, from a vector of A's column layout into a sequential CUDA vector */
+#if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+/* The stream and events of g: all three, or none (and no CUDA error left behind for a later cudaGetLastError()) */
+static PetscErrorCode MatGPUFormatGhostStream_Private(MatGPUFormatGhost *g)
+{
+  cudaStream_t s;
+  cudaEvent_t  e[2];
+  cudaError_t  cerr;
+
+  PetscFunctionBegin;
+  if (g->stream) PetscFunctionReturn(PETSC_SUCCESS);
+  cerr = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  if (cerr == cudaSuccess) {
+    cerr = cudaEventCreateWithFlags(&e[0], cudaEventDisableTiming);
+    if (cerr == cudaSuccess) {
+      cerr = cudaEventCreateWithFlags(&e[1], cudaEventDisableTiming);
+      if (cerr != cudaSuccess) (void)cudaEventDestroy(e[0]);
+    }
+    if (cerr != cudaSuccess) (void)cudaStreamDestroy(s);
+  }
+  if (cerr != cudaSuccess) (void)cudaGetLastError();
+  PetscCallCUDA(cerr);
+  g->stream   = s;
+  g->ready    = e[0];
+  g->diagdone = e[1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+/*
+   Collective: the scatter of A's ghost columns, from a vector of A's column layout into a sequential CUDA vector. Each
+   process first does its own part, and all learn whether every one succeeded before any enters VecScatterCreate()
+   (collective), and again after it: every process keeps a scatter, or none does, and all return the same error.
+*/
 static PetscErrorCode MatGPUFormatGhostSetUp_Private(Mat A, Mat_GPUFormat *ctx)
 {
-  MatGPUFormatGhost *g;
+  MPI_Comm           comm = PetscObjectComm((PetscObject)A);
+  MatGPUFormatGhost *g    = NULL;
   Mat                Ao;
   const PetscInt    *garray;
   PetscInt           nghost;
-  IS                 from;
-  Vec                x;
-  PetscErrorCode     ierr;
+  IS                 from = NULL;
+  Vec                x    = NULL;
+  PetscErrorCode     ierr = PETSC_SUCCESS;
+  int                ok, allok;
 
   PetscFunctionBegin;
-  if (!ctx->ghost) PetscCall(PetscNew((MatGPUFormatGhost **)&ctx->ghost));
-  g = (MatGPUFormatGhost *)ctx->ghost;
-  PetscCall(MatGPUFormatGhostReset_Private(g));
-#if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
-  if (!g->stream) { /* all three, or none */
-    cudaStream_t s;
-    cudaEvent_t  e[2];
-    cudaError_t  cerr;
-
-    cerr = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
-    if (cerr == cudaSuccess) {
-      cerr = cudaEventCreateWithFlags(&e[0], cudaEventDisableTiming);
-      if (cerr == cudaSuccess) {
-        cerr = cudaEventCreateWithFlags(&e[1], cudaEventDisableTiming);
-        if (cerr != cudaSuccess) (void)cudaEventDestroy(e[0]);
-      }
-      if (cerr != cudaSuccess) (void)cudaStreamDestroy(s);
-    }
-    PetscCallCUDA(cerr);
-    g->stream   = s;
-    g->ready    = e[0];
-    g->diagdone = e[1];
-  }
-#endif
   PetscCall(MatMPIAIJGetSeqAIJ(A, NULL, &Ao, &garray));
   nghost = Ao ? Ao->cmap->n : 0;
-  PetscCall(PetscMalloc1(nghost, &g->garray));
-  PetscCall(PetscArraycpy(g->garray, garray, nghost));
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, nghost, g->garray, PETSC_USE_POINTER, &from));
-  PetscCall(MatCreateVecs(A, &x, NULL));
-  ierr = VecCreateSeqCUDA(PETSC_COMM_SELF, nghost, &g->lvec);
-  if (!ierr) ierr = VecScatterCreate(x, from, g->lvec, NULL, &g->sc);
+  if (!ctx->ghost) ierr = PetscNew((MatGPUFormatGhost **)&ctx->ghost);
+  if (!ierr) {
+    g    = (MatGPUFormatGhost *)ctx->ghost;
+    ierr = MatGPUFormatGhostReset_Private(g);
+  }
+#if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+  if (!ierr) ierr = MatGPUFormatGhostStream_Private(g);
+#endif
+  if (!ierr) ierr = PetscMalloc1(nghost, &g->garray);
+  if (!ierr) ierr = PetscArraycpy(g->garray, garray, nghost);
+  if (!ierr) ierr = ISCreateGeneral(PETSC_COMM_SELF, nghost, g->garray, PETSC_USE_POINTER, &from);
+  if (!ierr) ierr = MatCreateVecs(A, &x, NULL);
+  if (!ierr) ierr = VecCreateSeqCUDA(PETSC_COMM_SELF, nghost, &g->lvec);
+  ok = !ierr;
+  PetscCallMPI(MPIU_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm));
+  if (allok) {
+    ierr = VecScatterCreate(x, from, g->lvec, NULL, &g->sc);
+    ok   = !ierr;
+    PetscCallMPI(MPIU_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, comm));
+  }
   PetscCall(VecDestroy(&x));
   PetscCall(ISDestroy(&from));
-  if (ierr) PetscCall(MatGPUFormatGhostReset_Private(g));
-  PetscCall(ierr);
+  if (!allok && g) PetscCall(MatGPUFormatGhostReset_Private(g));
+  PetscCheck(allok, comm, PETSC_ERR_LIB, "The scatter of -mat_gpuformat_overlap could not be set up on %s process (error %d)", ierr ? "this" : "another", (int)ierr);
   g->nghost = nghost; /* set up: what it was set up for */
   g->cstart = A->cmap->rstart;
   g->cn     = A->cmap->n;
@@ -342,17 +366,13 @@ static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
   local[1] = (int)stale;
   PetscCallMPI(MPIU_Allreduce(local, global, 2, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
   ctx->syncstate = state; /* a process whose build failed now falls back to cuSPARSE's product (out of memory) or retries */
-  /* the scatter of the new ghost columns, before the build's error, which a caller may catch to multiply again */
+  /* the scatter of the new ghost columns, before the build's error, which a caller may catch to multiply again; if it
+     fails (on every process alike), none keeps one and the next product tries again */
   if (global[1]) {
     PetscErrorCode serr = MatGPUFormatGhostSetUp_Private(A, ctx);
-    int            ok   = !serr, allok;
 
-    PetscCallMPI(MPIU_Allreduce(&ok, &allok, 1, MPI_INT, MPI_MIN, PetscObjectComm((PetscObject)A)));
-    if (!allok) { /* no process keeps a scatter (each would use its own in MatMult()); the next product tries again */
-      if (ctx->ghost) PetscCall(MatGPUFormatGhostReset_Private((MatGPUFormatGhost *)ctx->ghost));
-      ctx->syncstate = -1;
-    }
-    PetscCheck(allok, PetscObjectComm((PetscObject)A), PETSC_ERR_LIB, "The scatter of -mat_gpuformat_overlap could not be set up on %s process (error %d)", serr ? "this" : "another", (int)serr);
+    if (serr) ctx->syncstate = -1;
+    PetscCall(serr);
   }
   PetscCheck(!global[0], PetscObjectComm((PetscObject)A), global[0] == PETSC_ERR_MEM ? PETSC_ERR_MEM : PETSC_ERR_LIB, "The GPU format of a block of %s could not be built on %s process (error %d)", ((PetscObject)A)->type_name, local[0] ? "this" : "another", global[0]);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -363,7 +383,8 @@ static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
    scatter, and the off-diagonal block's after it on PETSc's stream, which first waits for the diagonal one. Every
    process scatters (the scatter is collective), also one whose diagonal block is multiplied the usual way, between the
    scatter's start and end as in MATMPIAIJCUSPARSE's MatMult(): no rows or entries, a product that fell back to
-   cuSPARSE's, a block or vector bound to the CPU. An error before the scatter is passed on after it, and PETSc's stream
+   cuSPARSE's, a block bound to the CPU (a CUDA vector bound to the CPU with a block that is not gets the block's error
+   for a vector without a device array, as in MATMPIAIJCUSPARSE's MatMult(), here after the scatter). An error before the scatter is passed on after it, and PETSc's stream
    waits for the diagonal product whatever happened, so that no other process waits in the scatter and nothing later on
    PETSc's stream races the product's kernel.
 */
@@ -378,17 +399,22 @@ static PetscErrorCode MatMultOverlap_MPIGPUFormat(Mat A, MatGPUFormatGhost *g, V
     cudaStream_t   base;
     PetscBool      launched = PETSC_FALSE;
     PetscErrorCode ierr, serr;
+    cudaError_t    cerr = cudaSuccess;
 
     PetscCall(PetscGetCurrentCUDAStream(&base));
     ierr = MatGPUFormatMultOnStream_Private(Ad, x, y, base, g->stream, g->ready, &launched);
     if (launched) {
-      PetscCallCUDA(cudaEventRecord(g->diagdone, g->stream));
-      g->nlaunched++;
+      cerr = cudaEventRecord(g->diagdone, g->stream);
+      if (!ierr) g->nlaunched++;
     }
     serr = VecScatterBegin(g->sc, x, g->lvec, INSERT_VALUES, SCATTER_FORWARD);
     if (!ierr && !launched) ierr = (*Ad->ops->mult)(Ad, x, y);
     if (!serr) serr = VecScatterEnd(g->sc, x, g->lvec, INSERT_VALUES, SCATTER_FORWARD);
-    if (launched) PetscCallCUDA(cudaStreamWaitEvent(base, g->diagdone, 0)); /* y complete before anything else on PETSc's stream */
+    if (launched) { /* y complete before anything else on PETSc's stream (without the event: the host waits for it) */
+      if (cerr == cudaSuccess) cerr = cudaStreamWaitEvent(base, g->diagdone, 0);
+      else (void)cudaStreamSynchronize(g->stream);
+    }
+    PetscCallCUDA(cerr);
     PetscCall(serr);
     PetscCall(ierr);
     PetscCall((*Ao->ops->multadd)(Ao, g->lvec, y, y));
@@ -402,7 +428,7 @@ static PetscErrorCode MatMultOverlap_MPIGPUFormat(Mat A, MatGPUFormatGhost *g, V
 /* MATMPIAIJCUSPARSE's products (scatter overlapped with the diagonal block's product), on blocks in the format; with
    -mat_gpuformat_overlap and CUDA vectors, MatMult() is MatMultOverlap_MPIGPUFormat(). The choice rests only on what
    is the same on every process (the option, the scatter's collective set-up, the vectors' type names), not on what
-   one process may have alone (a block or vector bound to the CPU: MatMultOverlap_MPIGPUFormat() handles those) */
+   one process may have alone (a block or vector bound to the CPU: see MatMultOverlap_MPIGPUFormat()) */
 static PetscErrorCode MatMult_MPIGPUFormat(Mat A, Vec x, Vec y)
 {
   Mat_GPUFormat     *ctx;
@@ -413,9 +439,11 @@ static PetscErrorCode MatMult_MPIGPUFormat(Mat A, Vec x, Vec y)
   PetscCall(MatGPUFormatMPIPrepare_Private(A));
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   g = (MatGPUFormatGhost *)ctx->ghost;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &cx, VECSEQCUDA, VECMPICUDA, ""));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)y, &cy, VECSEQCUDA, VECMPICUDA, ""));
-  if (ctx->overlap && g && g->sc && cx && cy) PetscCall(MatMultOverlap_MPIGPUFormat(A, g, x, y));
+  if (ctx->overlap && g && g->sc) {
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &cx, VECSEQCUDA, VECMPICUDA, ""));
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)y, &cy, VECSEQCUDA, VECMPICUDA, ""));
+  } else cx = cy = PETSC_FALSE;
+  if (cx && cy) PetscCall(MatMultOverlap_MPIGPUFormat(A, g, x, y));
   else PetscCall(MatGPUFormatMPIBaseOps.mult(A, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -516,8 +544,7 @@ static PetscErrorCode MatView_MPIGPUFormat(Mat A, PetscViewer viewer)
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   /* no collective here: PETSc views matrices also through viewers of part of their communicator */
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s GPU format in the diagonal blocks (%s); off-diagonal blocks %s (-mat_gpuformat_offdiag %s)\n", ctx->ops->title, ctx->ops->seqtype, ctx->offdiag ? ctx->ops->seqtype : MATSEQAIJCUSPARSE, PetscBools[ctx->offdiag]));
-  if (!ctx->overlap) PetscCall(PetscViewerASCIIPrintf(viewer, "MatMult(): mpiaijcusparse's (-mat_gpuformat_overlap false)\n"));
-  else {
+  if (ctx->overlap) { /* nothing otherwise: the view is then as before the option existed */
     MatGPUFormatGhost *g = (MatGPUFormatGhost *)ctx->ghost;
 
     if (g && g->sc) PetscCall(PetscViewerASCIIPrintf(viewer, "MatMult(): the diagonal block's product on a stream of its own during the whole ghost scatter (-mat_gpuformat_overlap true), its own scatter of %" PetscInt_FMT " ghost values and %" PetscInt_FMT " products so on the first process\n", g->nghost, g->nlaunched));
