@@ -232,7 +232,7 @@ static PetscErrorCode CheckTypes(Mat A, const char *what)
    first process, -1 when the view shows no scatter set up; *skip when there is nothing to check (the option off, the
    sequential type on one process, a DM's matrix, whose MatView() is the DM's: DMDA views a copy in natural ordering)
 */
-static PetscErrorCode OverlapCount(Mat A, PetscBool *skip, long *count)
+static PetscErrorCode OverlapCount(Mat A, PetscBool *skip, long count[2])
 {
   PetscBool   mpi;
   PetscMPIInt rank;
@@ -241,7 +241,7 @@ static PetscErrorCode OverlapCount(Mat A, PetscBool *skip, long *count)
   DM          dm;
 
   PetscFunctionBeginUser;
-  *count = -1;
+  count[0] = count[1] = -1; /* the set-ups, the products */
   PetscCall(PetscObjectTypeCompare((PetscObject)A, mpitype, &mpi));
   PetscCall(MatGetDM(A, &dm));
   *skip = (PetscBool)(!overlap || !mpi || dm);
@@ -259,20 +259,24 @@ static PetscErrorCode OverlapCount(Mat A, PetscBool *skip, long *count)
   if (rank == 0) {
     const char *key = "-mat_gpuformat_overlap true), its own scatter of";
     char        line[4096], *at;
-    long        nghost, n;
+    long        nghost, n, nsetups;
 
     rewind(fd);
     while (fgets(line, sizeof(line), fd))
-      if ((at = strstr(line, key)) && sscanf(at + strlen(key), " %ld ghost values and %ld products", &nghost, &n) == 2) *count = n;
+      if ((at = strstr(line, key)) && sscanf(at + strlen(key), " %ld ghost values (set-up %ld) and %ld products", &nghost, &nsetups, &n) == 3) {
+        count[0] = nsetups;
+        count[1] = n;
+      }
     fclose(fd);
   }
-  PetscCallMPI(MPI_Bcast(count, 1, MPI_LONG, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Bcast(count, 2, MPI_LONG, 0, PETSC_COMM_WORLD));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* With -mat_gpuformat_overlap, around one MatMult(): it ran with MatMult()'s own scatter, and on the first process (where
-   its diagonal block has entries) with that block on its own stream: the count went up, or is 1 after a new set-up */
-static PetscErrorCode CheckOverlap(Mat A, long before, long after, const char *what)
+   its diagonal block has entries) with that block on its own stream: the count went up by one, or is 1 after a new
+   set-up */
+static PetscErrorCode CheckOverlap(Mat A, const long before[2], const long after[2], const char *what)
 {
   PetscMPIInt rank;
   int         empty = 0;
@@ -290,8 +294,8 @@ static PetscErrorCode CheckOverlap(Mat A, long before, long after, const char *w
     empty = !(info.nz_used > 0 && m > 0);
   }
   PetscCallMPI(MPI_Bcast(&empty, 1, MPI_INT, 0, PETSC_COMM_WORLD));
-  PetscCheck(after >= 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: after a product, MatView() does not show MatMult()'s own scatter (-mat_gpuformat_overlap)", what);
-  PetscCheck(empty || (after >= 1 && (after > before || after == 1)), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: MatMult() did not run the diagonal block on its own stream (-mat_gpuformat_overlap; products so %ld before, %ld after)", what, before, after);
+  PetscCheck(after[1] >= 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: after a product, MatView() does not show MatMult()'s own scatter (-mat_gpuformat_overlap)", what);
+  PetscCheck(empty || (after[0] == before[0] ? after[1] == before[1] + 1 : after[1] == 1), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: MatMult() did not run the diagonal block on its own stream (-mat_gpuformat_overlap; set-ups %ld and products so %ld before, %ld and %ld after)", what, before[0], before[1], after[0], after[1]);
   nchecks++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -314,7 +318,7 @@ static PetscErrorCode CheckProducts(Mat A, Mat R, PetscBool naninf, const char *
   Vec         xa, ya, za, xr, yr, zr, ta, tr;
   PetscRandom rnd;
   PetscBool   cuda, skip;
-  long        before, after;
+  long        before[2], after[2];
   char        msg[256];
 
   PetscFunctionBeginUser;
@@ -341,9 +345,9 @@ static PetscErrorCode CheckProducts(Mat A, Mat R, PetscBool naninf, const char *
   PetscCall(VecSetRandom(yr, rnd));
   PetscCall(VecCopy(yr, ya));
 
-  PetscCall(OverlapCount(A, &skip, &before));
+  PetscCall(OverlapCount(A, &skip, before));
   PetscCall(MatMult(A, xa, za));
-  PetscCall(OverlapCount(A, &skip, &after));
+  PetscCall(OverlapCount(A, &skip, after));
   if (!skip) PetscCall(CheckOverlap(A, before, after, what));
   PetscCall(MatMult(R, xr, zr));
   PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s: MatMult", what));

@@ -641,8 +641,9 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
    queued so far on PETSc's stream (base) through the event ready; *launched is PETSC_FALSE, and nothing is done, when
    A is not of ours, its product falls back to cuSPARSE's, it has no entries, or x or y is not a CUDA vector or has no
    device array (bound to the CPU): the caller then multiplies as usual. Once *launched is PETSC_TRUE, stream holds
-   work, also if an error is returned: the caller makes PETSc's stream wait for it before anything reads y. A build (after a change of A that left the parallel matrix's state as it was) can
-   fail here: the caller scatters before it passes the error on, so that no other process waits for it.
+   work, also if an error is returned: the caller makes PETSc's stream wait for it before anything reads y. A build
+   (after a change of A that left the parallel matrix's state as it was) can fail here: the caller scatters before it
+   passes the error on, so that no other process waits for it.
 */
 PetscErrorCode MatGPUFormatMultOnStream_Private(Mat A, Vec x, Vec y, cudaStream_t base, cudaStream_t stream, cudaEvent_t ready, PetscBool *launched)
 {
@@ -679,6 +680,7 @@ PetscErrorCode MatGPUFormatMultOnStream_Private(Mat A, Vec x, Vec y, cudaStream_
         ierr      = ctx->ops->mult(ctx->fmt, xa, NULL, ya, stream);
       }
     }
+    if (cerr != cudaSuccess) (void)cudaGetLastError(); /* reported here, not again by a later cudaGetLastError() */
     PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
     PetscCall(VecRestoreArrayWriteAndMemType(y, &ya));
     PetscCallCUDA(cerr);

@@ -57,6 +57,7 @@ typedef struct {
   PetscInt    *garray; /* a copy of the global columns it gathers */
   PetscInt     nghost, cstart, cn;
   PetscInt     nlaunched; /* products whose diagonal block ran on stream, since the set-up (MatView() shows it) */
+  PetscInt     nsetups;   /* set-ups that succeeded (MatView() shows it) */
   cudaStream_t stream;    /* the diagonal block's product */
   cudaEvent_t  ready, diagdone;
 } MatGPUFormatGhost;
@@ -138,7 +139,8 @@ static PetscErrorCode MatGPUFormatGhostStream_Private(MatGPUFormatGhost *g)
 /*
    Collective: the scatter of A's ghost columns, from a vector of A's column layout into a sequential CUDA vector. Each
    process first does its own part, and all learn whether every one succeeded before any enters VecScatterCreate()
-   (collective), and again after it: every process keeps a scatter, or none does, and all return the same error.
+   (collective), and again after it: every process keeps a scatter, or none does, and all return an error together
+   (except for a failure inside VecScatterCreate() itself, which has collectives of its own).
 */
 static PetscErrorCode MatGPUFormatGhostSetUp_Private(Mat A, Mat_GPUFormat *ctx)
 {
@@ -182,6 +184,7 @@ static PetscErrorCode MatGPUFormatGhostSetUp_Private(Mat A, Mat_GPUFormat *ctx)
   g->nghost = nghost; /* set up: what it was set up for */
   g->cstart = A->cmap->rstart;
   g->cn     = A->cmap->n;
+  g->nsetups++;
   PetscCall(PetscInfo(A, "%s: MatMult() with its own scatter of %" PetscInt_FMT " ghost values on this process (-mat_gpuformat_overlap)\n", ((PetscObject)A)->type_name, g->nghost));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -384,9 +387,9 @@ static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
    process scatters (the scatter is collective), also one whose diagonal block is multiplied the usual way, between the
    scatter's start and end as in MATMPIAIJCUSPARSE's MatMult(): no rows or entries, a product that fell back to
    cuSPARSE's, a block bound to the CPU (a CUDA vector bound to the CPU with a block that is not gets the block's error
-   for a vector without a device array, as in MATMPIAIJCUSPARSE's MatMult(), here after the scatter). An error before the scatter is passed on after it, and PETSc's stream
-   waits for the diagonal product whatever happened, so that no other process waits in the scatter and nothing later on
-   PETSc's stream races the product's kernel.
+   for a vector without a device array, as in MATMPIAIJCUSPARSE's MatMult(), here after the scatter). An error before
+   the scatter is passed on after it, and PETSc's stream (or else the host) waits for the diagonal product whatever
+   happened, so that no other process waits in the scatter and nothing later on PETSc's stream races the kernel.
 */
 static PetscErrorCode MatMultOverlap_MPIGPUFormat(Mat A, MatGPUFormatGhost *g, Vec x, Vec y)
 {
@@ -405,14 +408,17 @@ static PetscErrorCode MatMultOverlap_MPIGPUFormat(Mat A, MatGPUFormatGhost *g, V
     ierr = MatGPUFormatMultOnStream_Private(Ad, x, y, base, g->stream, g->ready, &launched);
     if (launched) {
       cerr = cudaEventRecord(g->diagdone, g->stream);
-      if (!ierr) g->nlaunched++;
+      if (!ierr && cerr == cudaSuccess) g->nlaunched++;
     }
     serr = VecScatterBegin(g->sc, x, g->lvec, INSERT_VALUES, SCATTER_FORWARD);
     if (!ierr && !launched) ierr = (*Ad->ops->mult)(Ad, x, y);
     if (!serr) serr = VecScatterEnd(g->sc, x, g->lvec, INSERT_VALUES, SCATTER_FORWARD);
     if (launched) { /* y complete before anything else on PETSc's stream (without the event: the host waits for it) */
       if (cerr == cudaSuccess) cerr = cudaStreamWaitEvent(base, g->diagdone, 0);
-      else (void)cudaStreamSynchronize(g->stream);
+      if (cerr != cudaSuccess) {
+        (void)cudaGetLastError();
+        (void)cudaStreamSynchronize(g->stream);
+      }
     }
     PetscCallCUDA(cerr);
     PetscCall(serr);
@@ -547,7 +553,7 @@ static PetscErrorCode MatView_MPIGPUFormat(Mat A, PetscViewer viewer)
   if (ctx->overlap) { /* nothing otherwise: the view is then as before the option existed */
     MatGPUFormatGhost *g = (MatGPUFormatGhost *)ctx->ghost;
 
-    if (g && g->sc) PetscCall(PetscViewerASCIIPrintf(viewer, "MatMult(): the diagonal block's product on a stream of its own during the whole ghost scatter (-mat_gpuformat_overlap true), its own scatter of %" PetscInt_FMT " ghost values and %" PetscInt_FMT " products so on the first process\n", g->nghost, g->nlaunched));
+    if (g && g->sc) PetscCall(PetscViewerASCIIPrintf(viewer, "MatMult(): the diagonal block's product on a stream of its own during the whole ghost scatter (-mat_gpuformat_overlap true), its own scatter of %" PetscInt_FMT " ghost values (set-up %" PetscInt_FMT ") and %" PetscInt_FMT " products so on the first process\n", g->nghost, g->nsetups, g->nlaunched));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "MatMult(): the diagonal block's product on a stream of its own during the whole ghost scatter (-mat_gpuformat_overlap true), set up at the next product\n"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
