@@ -1,0 +1,47 @@
+#!/bin/bash
+# The reports of the parallel benchmarks on records whose answers are known: bench/scaling_report.py (strong and weak
+# efficiency, speed-ups over mpiaijcusparse and the share kept, the targets) and bench/mg.py --report (a case on several
+# processes reported apart, with its GPUs).   bench_reports.sh BENCH_DIR
+set -euo pipefail
+bench=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+python3 - "$work/scaling.jsonl" <<'PY'
+import json, sys
+def rec(matrix, params, n, rows, entry, t, ref):
+    return json.dumps(dict(device="GPU", commit="c0ffee0", dirty=False, cuda_driver="13.0", cuda_runtime="13.0", petsc="3.22.5",
+                           copy_bw_GBs=4000.0, nprocs=n, gpus=n, matrix=matrix, matrix_params=params, rows=rows, cols=rows, nnz=7 * rows,
+                           ghosts_max=40000 if n > 1 else 0, entry=entry, type=entry.split("/")[0], offdiag=False, overlap=False,
+                           product_us=t, diagonal_us=t / 2, offdiag_us=10.0, scatter_us=80.0, scatter_begin_us=30.0, scatter_end_us=50.0,
+                           ref_product_us=ref, ref_diagonal_us=ref / 2, ref_offdiag_us=10.0, ref_scatter_us=80.0, batches=7, reps=100, rel_error=0.0))
+with open(sys.argv[1], "w") as f:
+    # lap3d7: aijcusparse 300 -> 200 us (75%), sellcs 200 -> 125 us (80%, speed-up 1.5 -> 1.6, kept 1.07)
+    # weak: 300 -> 400 us (75%), sellcs 200 -> 250 us (80%)
+    for entry, t1, t2, tw in (("aijcusparse", 300.0, 200.0, 400.0), ("sellcs", 200.0, 125.0, 250.0), ("bce", 200.0, 180.0, 300.0)):
+        f.write(rec("lap3d7", "grid=200", 1, 8000000, entry, t1, 300.0) + "\n")
+        f.write(rec("lap3d7", "grid=200", 2, 8000000, entry, t2, 200.0) + "\n")
+        f.write(rec("lap3d7", "grid=200 grid_z=400", 2, 16000000, entry, tw, 400.0) + "\n")
+PY
+python3 "$bench/scaling_report.py" "$work/scaling.jsonl" > "$work/scaling.md"
+expect() { # FILE PATTERN WHAT
+  grep -qE -- "$2" "$1" || { cat "$1"; echo "FAILED: $3 (no line matching: $2)"; exit 1; }
+}
+expect "$work/scaling.md" '^\| lap3d7 grid=200 \| 56\.0 M \| aijcusparse \| 300\.0 \| 200\.0 \(2\) \| 75% \| 1\.00 \| 1\.00 \| 1\.00 \| .* \| missed \|$' "strong, mpiaijcusparse"
+expect "$work/scaling.md" '^\| lap3d7 grid=200 \| 56\.0 M \| sellcs \| 200\.0 \| 125\.0 \(2\) \| 80% \| 1\.50 \| 1\.60 \| 1\.07 \| 62\.5 / 10\.0 / 80\.0 \(30 \+ 50\) \| met \|$' "strong, sellcs: efficiency, speed-ups, kept, parts, target"
+expect "$work/scaling.md" '^\| lap3d7 grid=200 \| 56\.0 M \| bce \| 200\.0 \| 180\.0 \(2\) \| 56% \| 1\.50 \| 1\.11 \| 0\.74 \| .* \| missed \|$' "strong, bce: a missed target"
+expect "$work/scaling.md" '^\| lap3d7 grid=200 \| grid=200 grid_z=400 \(2\) \| 8000000 \| sellcs \| 200\.0 \| 250\.0 \| 80% \| 1\.50 \| 1\.60 \|' "weak, sellcs"
+expect "$work/scaling.md" '40000 values a process .* 4\.00 GB/s' "the ghost scatter's rate"
+python3 - "$work/mg.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[1], "w") as f:
+    for n in (1, 2):
+        for typ, ksp in (("aijcusparse", 0.6), ("sellcs", 0.5)):
+            f.write(json.dumps({"case": "ex45_jacobi_200", "type": typ, "nprocs": n, "gpus": n, "rc": 0, "iterations": [500],
+                                "KSPSolve": {"count": 1, "s": ksp / n, "gpu_flop_pct": 100.0}, "PCSetUp": {"count": 1, "s": 0.0, "gpu_flop_pct": None},
+                                "MatMult": {"count": 501, "s": ksp / (2 * n), "gpu_flop_pct": 100.0},
+                                "commit": "c0ffee0", "dirty": False, "gpu": "GPU", "driver": "", "cuda": "13.0", "petsc": "3.22.5"}) + "\n")
+PY
+python3 "$bench/mg.py" --report "$work/mg.jsonl" > "$work/mg.out"
+expect "$work/mg.md" '^\| ex45_jacobi_200 \| sellcs \| 1 \| 500 \| 0\.000 \| 0\.500 \|' "mg.py: one process"
+expect "$work/mg.md" '^\| ex45_jacobi_200, 2 processes on 2 GPUs \| sellcs \| 1 \| 500 \| 0\.000 \| 0\.250 \|' "mg.py: two processes, reported apart"
+echo "scaling_report.py and mg.py --report: as documented on known records"
