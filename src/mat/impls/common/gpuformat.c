@@ -517,8 +517,8 @@ PetscErrorCode MatGPUFormatPrepare_Private(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* v is a CUDA vector, whose array the kernels can read or write on the device */
-static PetscErrorCode MatGPUFormatVecIsCUDA_Private(Vec v, PetscBool *cuda)
+/* v is a CUDA vector (or NULL), whose array the kernels can read or write on the device */
+PetscErrorCode MatGPUFormatVecIsCUDA_Private(Vec v, PetscBool *cuda)
 {
   PetscFunctionBegin;
   *cuda = PETSC_TRUE;

@@ -70,6 +70,7 @@ PETSC_INTERN PetscErrorCode MatGPUFormatHostValuesCurrent_Private(Mat);
 PETSC_INTERN PetscErrorCode MatGPUFormatCopyValues_Private(Mat, Mat);
 PETSC_INTERN PetscErrorCode MatGPUFormatSamePattern_Private(Mat, Mat, PetscBool *);
 PETSC_INTERN PetscErrorCode MatGPUFormatPrepare_Private(Mat);
+PETSC_INTERN PetscErrorCode MatGPUFormatVecIsCUDA_Private(Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode MatGPUFormatMultOnStream_Private(Mat, Vec, Vec, cudaStream_t, cudaStream_t, cudaEvent_t, PetscBool *);
 
 /* gpuformatmpi.c: the parallel types */

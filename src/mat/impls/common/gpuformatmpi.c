@@ -446,8 +446,8 @@ static PetscErrorCode MatMult_MPIGPUFormat(Mat A, Vec x, Vec y)
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   g = (MatGPUFormatGhost *)ctx->ghost;
   if (ctx->overlap && g && g->sc) {
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &cx, VECSEQCUDA, VECMPICUDA, ""));
-    PetscCall(PetscObjectTypeCompareAny((PetscObject)y, &cy, VECSEQCUDA, VECMPICUDA, ""));
+    PetscCall(MatGPUFormatVecIsCUDA_Private(x, &cx));
+    PetscCall(MatGPUFormatVecIsCUDA_Private(y, &cy));
   } else cx = cy = PETSC_FALSE;
   if (cx && cy) PetscCall(MatMultOverlap_MPIGPUFormat(A, g, x, y));
   else PetscCall(MatGPUFormatMPIBaseOps.mult(A, x, y));
