@@ -9,7 +9,9 @@
 #           times the points, R-MAT log2(NGPUS) scales up): the rows per GPU of the 1-GPU run.
 # Every run passes -gpus_expected P, so bench_mpi stops unless its P processes use P distinct GPUs (PETSc gives rank r
 # the device r mod the devices it sees). The host MPI is not CUDA-aware here (-use_gpu_aware_mpi 0, set by run.sh):
-# ghost values pass through host memory, and the scatter's time says what that costs.
+# ghost values pass through host memory, and the scatter's time says what that costs. The runs on NGPUS GPUs also print
+# each entry's timeline of one product on every process (bench_mpi -timeline: PETSc's events on each host, in place of a
+# profiler's timeline, which Nsight Systems does not make on our GPU hosts).
 #   bash bench/scaling.sh OUTDIR      environment: BENCH (build-gpu/examples/bench_mpi), NGPUS (2), MATRICES (all of
 #                                     lap3d7 lap3d27 fem rmat), DEADLINE (seconds, default 480: no run starts after it),
 #                                     TYPES (bench_mpi's -types), BENCH_ARGS (added to every run)
@@ -74,8 +76,10 @@ for m in $MATRICES; do
       continue
     }
     echo "## $m, $np GPUs, $kind: $a" >> "$out/scaling.log"
+    tl=
+    [ "$np" -gt 1 ] && tl=-timeline
     # shellcheck disable=SC2086
-    mpiexec -n "$np" "$BENCH" $a -types "$TYPES" -gpus_expected "$np" -json_out "$out/scaling.jsonl" ${BENCH_ARGS:-} >> "$out/scaling.log" 2>&1 || {
+    mpiexec -n "$np" "$BENCH" $a -types "$TYPES" -gpus_expected "$np" -json_out "$out/scaling.jsonl" $tl ${BENCH_ARGS:-} >> "$out/scaling.log" 2>&1 || {
       echo "failed: $m, $np GPUs, $kind" | tee -a "$out/scaling.log"
       rc=1
     }

@@ -6,7 +6,8 @@ in a list of parallel GPU matrix types, against mpiaijcusparse with the same par
   -gpus_expected n : stop unless the processes use exactly n distinct GPUs (0: any)\n\
   -warmup n -batches b -reps r : untimed products, then b timed batches of r products\n\
   -bw_mib mib -bw_reps n : the copy bandwidth measurement (rank 0 alone)\n\
-  -json_out file : append one JSON record per entry\n";
+  -json_out file : append one JSON record per entry\n\
+  -timeline : also print, per entry, a timeline of one product on every process (PETSc's events, host times)\n";
 
 /*
    For each entry, with the rows split evenly (PETSc's default layout, the same for every entry):
@@ -23,6 +24,12 @@ in a list of parallel GPU matrix types, against mpiaijcusparse with the same par
    Rank 0 prints a table; the JSON records carry the device, the number of distinct GPUs the processes use (PETSc
    gives rank r the device r mod the devices it sees, -device_select_cuda overrides), the copy bandwidth of rank 0's
    GPU, the matrix, the process count.
+   With -timeline (what a profiler's timeline of one product would show; Nsight Systems makes no report on our GPU
+   hosts), each entry also traces one product on every process after a barrier: PETSc's events (MatMult,
+   VecScatterBegin/End, PetscSF's packing and unpacking and their device-host copies) as each process's host enters
+   and leaves them, then the device synchronisation that ends the product, in microseconds since the process entered
+   MatMult(). With an MPI that is not GPU-aware, PetscSF waits for the device before its sends, so the host times there
+   are device times too. The tracer costs a few microseconds an event.
 */
 #include <petscmat.h>
 #include <petsctime.h>
@@ -134,6 +141,98 @@ static PetscErrorCode TimeScatterParts(MPI_Comm comm, Timing *t, VecScatter sc, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rank 0 prints one product of A traced on every process (PETSc's trace log handler, each process into a temporary
+   file): the lines of all processes sorted by time, in microseconds since each process entered MatMult() */
+static PetscErrorCode TraceProduct(Mat A, Vec x, Vec y, const char *entry, PetscLogEvent sync)
+{
+  MPI_Comm        comm = PetscObjectComm((PetscObject)A);
+  PetscMPIInt     size, rank, len, *lens = NULL, *displs = NULL;
+  PetscLogHandler h;
+  FILE           *fp;
+  long            n;
+  char           *buf, *all = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  fp = tmpfile();
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot open a temporary file for the trace");
+  PetscCall(MatMult(A, x, y));
+  PetscCallCUDA(cudaDeviceSynchronize());
+  PetscCall(PetscLogHandlerCreateTrace(PETSC_COMM_SELF, fp, &h));
+  PetscCall(PetscLogHandlerStart(h));
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(MatMult(A, x, y));
+  PetscCall(PetscLogEventBegin(sync, 0, 0, 0, 0));
+  PetscCallCUDA(cudaDeviceSynchronize());
+  PetscCall(PetscLogEventEnd(sync, 0, 0, 0, 0));
+  PetscCall(PetscLogHandlerStop(h));
+  PetscCall(PetscLogHandlerDestroy(&h));
+  PetscCheck(fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 && fseek(fp, 0, SEEK_SET) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Cannot read the trace back");
+  PetscCall(PetscMalloc1(n + 1, &buf));
+  PetscCheck(fread(buf, 1, (size_t)n, fp) == (size_t)n, PETSC_COMM_SELF, PETSC_ERR_FILE_READ, "Cannot read the trace back");
+  buf[n] = 0;
+  fclose(fp);
+  PetscCall(PetscMPIIntCast(n + 1, &len));
+  if (rank == 0) PetscCall(PetscMalloc2(size, &lens, size + 1, &displs));
+  PetscCallMPI(MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, comm));
+  if (rank == 0) {
+    displs[0] = 0;
+    for (PetscMPIInt r = 0; r < size; r++) displs[r + 1] = displs[r] + lens[r];
+    PetscCall(PetscMalloc1(displs[size], &all));
+  }
+  PetscCallMPI(MPI_Gatherv(buf, len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, comm));
+  PetscCall(PetscFree(buf));
+  if (rank == 0) {
+    typedef struct {
+      double      t;
+      PetscMPIInt rank;
+      int         depth;
+      char        what[8], name[64];
+    } Line;
+    Line    *lines;
+    PetscInt nl = 0, cap = 0;
+
+    for (PetscInt i = 0; i < displs[size]; i++) cap += all[i] == '\n';
+    PetscCall(PetscMalloc1(cap + 1, &lines));
+    for (PetscMPIInt r = 0; r < size; r++) {
+      char *s = all + displs[r], *eol;
+
+      for (; *s; s = eol + 1) {
+        int    depth = 0, pr;
+        double t;
+        char   what[8], name[64];
+
+        eol = strchr(s, '\n');
+        if (!eol) break;
+        *eol = 0;
+        while (s[depth] == ' ') depth++;
+        if (sscanf(s + depth, "[%d] %lf Event %7s %63[^\n]", &pr, &t, what, name) == 4 && nl < cap) {
+          lines[nl].t     = t;
+          lines[nl].rank  = r;
+          lines[nl].depth = depth;
+          PetscCall(PetscStrncpy(lines[nl].what, what, sizeof(lines[nl].what)));
+          PetscCall(PetscStrncpy(lines[nl].name, name, sizeof(lines[nl].name)));
+          nl++;
+        }
+      }
+    }
+    for (PetscInt i = 1; i < nl; i++) { /* insertion sort by time, stable: a few dozen lines */
+      Line     l = lines[i];
+      PetscInt j = i;
+
+      for (; j > 0 && lines[j - 1].t > l.t; j--) lines[j] = lines[j - 1];
+      lines[j] = l;
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "# timeline of one product, %s: process, microseconds since it entered MatMult(), event\n", entry));
+    for (PetscInt i = 0; i < nl; i++) PetscCall(PetscPrintf(PETSC_COMM_SELF, "#   %3d %9.1f %*s%s %s\n", lines[i].rank, 1e6 * lines[i].t, lines[i].depth, "", lines[i].what, lines[i].name));
+    PetscCall(PetscFree(lines));
+    PetscCall(PetscFree(all));
+    PetscCall(PetscFree2(lens, displs));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Times the product, the diagonal and off-diagonal blocks' products and the ghost scatter of A on x */
 static PetscErrorCode TimeMatrix(Mat A, Vec x, Vec y, Timing *t)
 {
@@ -191,7 +290,8 @@ int main(int argc, char **argv)
   PetscMPIInt           size, rank;
   PetscReal             bw = 0, row_mean, row_std, nrmref;
   PetscInt              row_max;
-  PetscBool             flg_json;
+  PetscBool             flg_json, timeline = PETSC_FALSE;
+  PetscLogEvent         sync_event;
   Timing                t = {10, 7, 100, 0, 0, 0, 0, 0, 0}, ref = {0};
   Mat                   H, Hl, Ahost, Aref;
   Vec                   x, yref, y;
@@ -210,6 +310,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-types", "Comma separated list of entries: a type, type/offdiag, type/overlap or type/offdiag/overlap", NULL, types, types, sizeof(types), NULL));
   PetscCall(BenchTimingOptions(PetscOptionsObject, &t.warmup, &t.batches, &t.reps, &bw_mib, &bw_reps));
   PetscCall(PetscOptionsString("-json_out", "Also append the JSON records to this file (rank 0)", NULL, json_out, json_out, sizeof(json_out), &flg_json));
+  PetscCall(PetscOptionsBool("-timeline", "Also print a timeline of one product on every process, per entry", NULL, timeline, &timeline, NULL));
   PetscCall(PetscOptionsBoundedInt("-gpus_expected", "Stop unless the processes use exactly this many distinct GPUs (0: any)", NULL, gpus_expected, &gpus_expected, NULL, 0));
   PetscOptionsEnd();
   {
@@ -223,6 +324,7 @@ int main(int argc, char **argv)
     }
   }
   PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
+  PetscCall(PetscLogEventRegister("DeviceSynchronize", MAT_CLASSID, &sync_event)); /* the end of a traced product */
   PetscCallCUDA(cudaGetDevice(&dev));
   PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
   { /* which GPU each process uses, by PCI address: the number of distinct ones goes into the records */
@@ -359,6 +461,7 @@ int main(int argc, char **argv)
     err = nrmref > 0 ? err / nrmref : err;
     if (!(err <= 1e-12)) nfailed++;
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f %5.0f+%-6.0f %10.3f %10.3f %10.2e\n", entries[k], 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.offdiag, 1e6 * (double)tk.scatter, 1e6 * (double)tk.scatter_begin, 1e6 * (double)tk.scatter_end, (double)(ref.product / tk.product), (double)(ref.diagonal / tk.diagonal), (double)err));
+    if (timeline) PetscCall(TraceProduct(A, x, y, entries[k], sync_event));
     if (json)
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, json,
                              "{\"device\": \"%s\", %s, \"copy_bw_GBs\": %.2f, \"nprocs\": %d, \"gpus\": %d, \"matrix\": \"%s\", \"matrix_params\": \"%s\", \"rows\": %" PetscInt_FMT ", \"cols\": %" PetscInt_FMT ", \"nnz\": %" PetscInt64_FMT

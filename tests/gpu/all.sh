@@ -8,7 +8,8 @@
 #   debug     the gpu tests under a debug PETSc (tests/gpu/debug_petsc.sh with DEBUG_TARBALL, default .gpu/petsc-debug.tar.xz)
 #   petsc325  the gpu tests against PETSc 3.25.4 (tests/gpu/other_petsc.sh with OTHER_PETSC_TARBALL, default .gpu/petsc-3.25.tar.xz)
 #   scaling   on a host with 2 GPUs: bench/scaling.sh (strong and weak scaling of the product, each type with
-#             mpiaijcusparse's MatMult and with /overlap), then ex45's time to solution on 1 and 2 GPUs (bench/mg.py)
+#             mpiaijcusparse's MatMult and with /overlap; MATRICES for its matrices), then ex45's time to solution on
+#             1 and 2 GPUs (bench/mg.py; KSP_CASES, KSP_TYPES, KSP_NP, KSP_REPEAT for its options)
 #   refresh   bench/run_suite.sh refresh (records with rebuild and host-assembled times), again with
 #             -mat_gpuformat_stream_alloc if 200 s are left (bench-pool/), then the build phases (-info)
 # Everything goes into one file, OUTDIR/gpu-checks.tar.gz (a tool that returns only a few files gets all of it).
@@ -17,7 +18,7 @@
 #                                           of an earlier run instead of running it), JOBS (nproc), DEBUG_TARBALL
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
-  sed -n '2,17p' "$0" | sed -E 's/^# ?//'
+  sed -n '2,18p' "$0" | sed -E 's/^# ?//'
   exit 0
   ;;
 esac
@@ -103,8 +104,8 @@ if [[ " $steps " == *" scaling "* ]]; then
     python3 bench/scaling_report.py "$work/gpu-checks/scaling/scaling.jsonl" > "$work/gpu-checks/scaling/scaling.md" 2>&1
     t=$(($(left) - 20))
     if [ "$t" -gt 60 ]; then
-      timeout "$t" python3 bench/mg.py --cases ex45_jacobi_200,ex45_gamg_129 --np 1,2 --repeat 3 --results "$work/gpu-checks/scaling/ksp.jsonl" \
-        --types aijcusparse,cmrs,cmrs/mat_gpuformat_overlap=true,sellcs,sellcs/mat_gpuformat_overlap=true,bce,bce/mat_gpuformat_overlap=true > "$work/gpu-checks/scaling-ksp-run.log" 2>&1
+      timeout "$t" python3 bench/mg.py --cases "${KSP_CASES:-ex45_jacobi_200,ex45_gamg_129}" --np "${KSP_NP:-1,2}" --repeat "${KSP_REPEAT:-3}" --results "$work/gpu-checks/scaling/ksp.jsonl" \
+        --types "${KSP_TYPES:-aijcusparse,cmrs,cmrs/mat_gpuformat_overlap=true,sellcs,sellcs/mat_gpuformat_overlap=true,bce,bce/mat_gpuformat_overlap=true}" > "$work/gpu-checks/scaling-ksp-run.log" 2>&1
       echo "scaling ksp rc=$?" | tee -a "$work/gpu-checks/scaling-ksp-run.log"
       python3 bench/mg.py --report "$work/gpu-checks/scaling/ksp.jsonl" > /dev/null 2>&1
     fi
