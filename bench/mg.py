@@ -9,7 +9,8 @@ dirty flag, GPU, driver, CUDA and PETSc versions); then the report (median of th
 as mg.md.
 
   python3 bench/mg.py [--build build-gpu] [--types aijcusparse,cmrs,sellcs,bce] [--repeat 3] [--cases ex45_gamg_65,...] [--np 1,2]
-  python3 bench/mg.py --report bench/results/h100/mg.jsonl [--commit C]   # the report only (of C, else of the last run's commit)
+  python3 bench/mg.py --report bench/results/h100/mg.jsonl [--commit C]   # the report only (of C, else of the last run's commit;
+                                                                          # C may be a list C1,C2 or all)
 
 The cases ex2_jacobi, ex45_jacobi_200 and ex45_gamg_200 (time to solution with many products, and GAMG at 200^3) run
 when --cases names them; the report gives each type's KSPSolve target, aijcusparse's KSPSolve less 90% of the MatMult
@@ -124,9 +125,13 @@ def med(vals):
 
 
 def report(path, commit=None):
-    """The report of one commit's records (default: the commit of the last record; the file is append-only)"""
+    """The report of one commit's records (default: the commit of the last record; the file is append-only), or of
+    several (commit: a comma separated list, or "all": every record, for a file that merges runs without repeats)"""
     recs = [json.loads(line) for line in open(path) if line.strip()]
-    if recs:
+    if recs and commit and (commit == "all" or "," in commit):
+        wanted = commit.split(",")
+        recs = [r for r in recs if commit == "all" or any(r.get("commit", "").startswith(c) for c in wanted)]
+    elif recs:
         last = recs[-1]
         key = (commit, None) if commit else (last.get("commit"), last.get("dirty"))
         recs = [r for r in recs if r.get("commit", "").startswith(key[0] or "") and (commit or r.get("dirty") == key[1])]
@@ -194,7 +199,7 @@ def main():
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--results", default=None)
     ap.add_argument("--report", default=None, help="only write the report of this JSONL file")
-    ap.add_argument("--commit", default=None, help="with --report: the records of this commit (default: the last record's)")
+    ap.add_argument("--commit", default=None, help="with --report: the records of this commit, of a comma separated list of them, or all (default: the last record's)")
     args = ap.parse_args()
     if args.report:
         report(args.report, args.commit)

@@ -5,7 +5,9 @@ one process per GPU, every entry against mpiaijcusparse.
   python3 bench/scaling_report.py OUTDIR/scaling.jsonl [--targets lap3d7,lap3d27] > scaling.md
 
 Strong: the same matrix on 1 and N GPUs. Efficiency = T(1) / (N T(N)) of the product (maximum over the processes,
-median of the batches). Kept = the entry's speed-up over mpiaijcusparse on N GPUs / its speed-up on 1 GPU.
+median of the batches). Kept = the entry's speed-up over mpiaijcusparse on N GPUs / its speed-up on 1 GPU. Each speed-up is over the
+mpiaijcusparse of the entry's own run (its record's ref_product_us), so that records of several runs can be merged; the
+last column names the commit of the entry's run on N GPUs.
 Targets (issue "Two GPUs", on the --targets matrices): efficiency at least 80%, kept at least 0.8.
 Weak: the matrix with N times the rows on N GPUs against the 1-GPU run; efficiency = T(1) / T(N).
 The parts on N GPUs (diagonal block, off-diagonal block, ghost scatter, each timed alone; the scatter split into its
@@ -66,17 +68,24 @@ def main(argv):
     def entries(v1, vn):
         return [e for e in vn if e in v1]
 
+    def speedup(r, ref):
+        """r's speed-up over the mpiaijcusparse of its own run (or, in records without it, of the aijcusparse entry)"""
+        return r.get("ref_product_us", ref["product_us"]) / r["product_us"]
+
+    def commit(r):
+        return r["commit"] + ("-dirty" if r.get("dirty") else "")
+
     print("## Strong scaling\n")
     print("Target met: efficiency >= 80% and kept >= 0.8 " + f"(on {', '.join(targets)}).\n")
-    print("| matrix | entries | entry | 1 GPU | N GPUs | efficiency | vs mpiaijcusparse, 1 GPU | N GPUs | kept | on N GPUs: diagonal / off-diagonal / scatter | target |")
-    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|")
+    print("| matrix | entries | entry | 1 GPU | N GPUs | efficiency | vs mpiaijcusparse, 1 GPU | N GPUs | kept | on N GPUs: diagonal / off-diagonal / scatter | target | commit |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|---|")
     for m, p, n, v1, vn in strong:
         r1, rn = v1["aijcusparse"], vn["aijcusparse"]
         for e in entries(v1, vn):
             a, b = v1[e], vn[e]
             eff = a["product_us"] / (n * b["product_us"])
-            s1 = r1["product_us"] / a["product_us"]
-            sn = rn["product_us"] / b["product_us"]
+            s1 = speedup(a, r1)
+            sn = speedup(b, rn)
             kept = sn / s1
             tgt = ""
             if m in targets:
@@ -84,20 +93,20 @@ def main(argv):
                 tgt = "met" if ok else "missed"
             parts = f"{fmt(b['diagonal_us'])} / {fmt(b.get('offdiag_us'))} / {fmt(b['scatter_us'])}{split(b)}"
             print(f"| {m} {p} | {a['nnz'] / 1e6:.1f} M | {e} | {fmt(a['product_us'])} | {fmt(b['product_us'])} ({n}) | {100 * eff:.0f}% | "
-                  f"{s1:.2f} | {sn:.2f} | {kept:.2f} | {parts} | {tgt} |")
+                  f"{s1:.2f} | {sn:.2f} | {kept:.2f} | {parts} | {tgt} | {commit(b)} |")
         g = rn.get("ghosts_max")
         if g:
-            print(f"| | | ghost scatter | | {g} values a process | | | | | {8 * g / rn['scatter_us'] / 1e3:.2f} GB/s | |")
+            print(f"| | | ghost scatter | | {g} values a process | | | | | {8 * g / rn['scatter_us'] / 1e3:.2f} GB/s | | {commit(rn)} |")
     print("\n## Weak scaling\n")
-    print("| matrix on 1 GPU | on N GPUs | rows per GPU | entry | 1 GPU | N GPUs | efficiency | vs mpiaijcusparse, 1 GPU | N GPUs | on N GPUs: diagonal / off-diagonal / scatter |")
-    print("|---|---|---:|---|---:|---:|---:|---:|---:|---|")
+    print("| matrix on 1 GPU | on N GPUs | rows per GPU | entry | 1 GPU | N GPUs | efficiency | vs mpiaijcusparse, 1 GPU | N GPUs | on N GPUs: diagonal / off-diagonal / scatter | commit |")
+    print("|---|---|---:|---|---:|---:|---:|---:|---:|---|---|")
     for m, p1, pn, n, v1, vn in weak:
         r1, rn = v1["aijcusparse"], vn["aijcusparse"]
         for e in entries(v1, vn):
             a, b = v1[e], vn[e]
             parts = f"{fmt(b['diagonal_us'])} / {fmt(b.get('offdiag_us'))} / {fmt(b['scatter_us'])}{split(b)}"
             print(f"| {m} {p1} | {pn} ({n}) | {a['rows']} | {e} | {fmt(a['product_us'])} | {fmt(b['product_us'])} | {100 * a['product_us'] / b['product_us']:.0f}% | "
-                  f"{r1['product_us'] / a['product_us']:.2f} | {rn['product_us'] / b['product_us']:.2f} | {parts} |")
+                  f"{speedup(a, r1):.2f} | {speedup(b, rn):.2f} | {parts} | {commit(b)} |")
     return 0
 
 
