@@ -889,7 +889,9 @@ const MatGPUFormatKind MatGPUFormatSeqKind = {MATSEQAIJCUSPARSE, MATSEQAIJ, MatG
 /*
    MatConvert() into one of our types, from any matrix that converts to MATSEQAIJCUSPARSE or MATMPIAIJCUSPARSE
    (MATSEQAIJ, MATMPIAIJ, aijcusparse, our other types); PETSc finds it as the target type's convertfrom. A parallel
-   source on one process also arrives at the sequential type's: the kind follows the source.
+   source on one process also arrives at the sequential type's: the kind follows the source (its type name for the AIJ
+   kinds; its communicator for the others, a MATTRANSPOSEVIRTUAL or a MATSHELL, which PETSc converts through
+   MatConvert_Basic()).
 */
 PetscErrorCode MatConvertFrom_GPUFormat(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
 {
@@ -900,6 +902,14 @@ PetscErrorCode MatConvertFrom_GPUFormat(Mat A, MatType newtype, MatReuse reuse, 
 
   PetscFunctionBegin;
   PetscCall(PetscStrbeginswith(((PetscObject)A)->type_name, "mpi", &mpi));
+  if (!mpi) {
+    PetscMPIInt size;
+    PetscBool   seq;
+
+    PetscCall(PetscStrbeginswith(((PetscObject)A)->type_name, "seq", &seq));
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+    mpi = (PetscBool)(!seq && size > 1);
+  }
   kind = mpi ? &MatGPUFormatMPIKind : &MatGPUFormatSeqKind;
   PetscCall(MatGPUFormatFind_Private(newtype, &ops));
   PetscCheck(ops, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Unknown petsc-gpuformats type %s", newtype);

@@ -188,6 +188,29 @@ static PetscErrorCode MatProductSymbolic_GPUFormat(Mat D)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   A host MATSEQDENSE result of a product whose A is one of ours on the GPU goes to the GPU before each numeric phase.
+   cuSPARSE's (MatProductNumeric_SeqAIJCUSPARSE_SeqDENSECUDA() in PETSc 3.22) gives such a result back to the host at the
+   end of the phase but takes its array as a device one in the next: the second numeric phase wrote to a host address
+   (PETSc's mat/tests/ex237, which turns its dense operands into MATSEQDENSECUDA for aijcusparse and so never meets it).
+   The phase still gives the result back to the host as it was.
+*/
+static PetscErrorCode MatGPUFormatProductDenseResult_Private(Mat D)
+{
+  Mat_Product   *product = D->product;
+  Mat_GPUFormat *actx;
+  PetscBool      hostdense;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatIsOurs_Private(product->A, &actx));
+  if (!actx || actx->mpi || product->A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompare((PetscObject)D, MATSEQDENSE, &hostdense));
+  if (!hostdense) PetscFunctionReturn(PETSC_SUCCESS); /* a host type reports itself bound to the CPU: not looked at */
+  PetscCall(PetscInfo(D, "The host dense result of a product with %s goes to the GPU for the numeric phase\n", ((PetscObject)product->A)->type_name));
+  PetscCall(MatConvert(D, MATSEQDENSECUDA, MAT_INPLACE_MATRIX, &D));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatProductNumeric_GPUFormat(Mat D)
 {
   MatGPUFormatProduct   *pd;
@@ -197,6 +220,7 @@ static PetscErrorCode MatProductNumeric_GPUFormat(Mat D)
   PetscFunctionBegin;
   PetscCall(MatGPUFormatProductGet_Private(D, &pd));
   PetscCheck(pd->numeric, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Missing numeric phase");
+  PetscCall(MatGPUFormatProductDenseResult_Private(D));
   PetscCall(MatGPUFormatMasqueradeBegin_Private(D, PETSC_TRUE, &mq));
   ierr = pd->numeric(D);
   PetscCall(MatGPUFormatMasqueradeEnd_Private(&mq));
