@@ -888,31 +888,39 @@ const MatGPUFormatKind MatGPUFormatSeqKind = {MATSEQAIJCUSPARSE, MATSEQAIJ, MatG
 
 /*
    MatConvert() into one of our types, from any matrix that converts to MATSEQAIJCUSPARSE or MATMPIAIJCUSPARSE
-   (MATSEQAIJ, MATMPIAIJ, aijcusparse, our other types); PETSc finds it as the target type's convertfrom. A parallel
-   source on one process also arrives at the sequential type's: the kind follows the source (its type name for the AIJ
-   kinds; its communicator for the others, a MATTRANSPOSEVIRTUAL or a MATSHELL, which PETSc converts through
-   MatConvert_Basic()).
+   (MATSEQAIJ, MATMPIAIJ, aijcusparse, our other types); PETSc finds it as the target type's convertfrom. The kind is the
+   one named (our sequential or parallel type name, as MatConvert() to seqaijcusparse or mpiaijcusparse gives that kind
+   on any number of processes); for the generic name (cmrs) it follows the source: its type name for the AIJ kinds (a
+   parallel source on one process gives the parallel type), its communicator for the others (a MATTRANSPOSEVIRTUAL or a
+   MATSHELL, which PETSc converts through MatConvert_Basic()). With MAT_REUSE_MATRIX, the kind of the matrix reused.
 */
 PetscErrorCode MatConvertFrom_GPUFormat(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
 {
   const MatGPUFormatKind *kind;
   MatGPUFormatOps        *ops;
   Mat_GPUFormat          *actx;
-  PetscBool               cusparse, mpi;
+  PetscBool               cusparse, mpi, seq;
 
   PetscFunctionBegin;
-  PetscCall(PetscStrbeginswith(((PetscObject)A)->type_name, "mpi", &mpi));
-  if (!mpi) {
-    PetscMPIInt size;
-    PetscBool   seq;
-
-    PetscCall(PetscStrbeginswith(((PetscObject)A)->type_name, "seq", &seq));
-    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-    mpi = (PetscBool)(!seq && size > 1);
-  }
-  kind = mpi ? &MatGPUFormatMPIKind : &MatGPUFormatSeqKind;
   PetscCall(MatGPUFormatFind_Private(newtype, &ops));
   PetscCheck(ops, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Unknown petsc-gpuformats type %s", newtype);
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(PetscStrbeginswith(((PetscObject)*newmat)->type_name, "mpi", &mpi));
+  } else {
+    PetscCall(PetscStrcmp(newtype, ops->mpitype, &mpi));
+    PetscCall(PetscStrcmp(newtype, ops->seqtype, &seq));
+    if (!mpi && !seq) {
+      PetscCall(PetscStrbeginswith(((PetscObject)A)->type_name, "mpi", &mpi));
+      PetscCall(PetscStrbeginswith(((PetscObject)A)->type_name, "seq", &seq));
+      if (!mpi && !seq) {
+        PetscMPIInt size;
+
+        PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+        mpi = (PetscBool)(size > 1);
+      }
+    }
+  }
+  kind = mpi ? &MatGPUFormatMPIKind : &MatGPUFormatSeqKind;
   if (reuse == MAT_REUSE_MATRIX) {
     PetscCall(kind->copyvalues(A, *newmat));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -921,7 +929,7 @@ PetscErrorCode MatConvertFrom_GPUFormat(Mat A, MatType newtype, MatReuse reuse, 
     PetscCall(MatConvert(A, kind->cusparse, MAT_INITIAL_MATRIX, newmat));
   } else {
     PetscCall(MatGPUFormatGetCtx_Private(A, &actx));
-    if (actx) PetscCall(kind->strip(A)); /* one of our other types */
+    if (actx) PetscCall((actx->mpi ? &MatGPUFormatMPIKind : &MatGPUFormatSeqKind)->strip(A)); /* one of our other types, of its own kind */
     PetscCall(PetscObjectTypeCompare((PetscObject)A, kind->cusparse, &cusparse));
     if (!cusparse) PetscCall(MatConvert(A, kind->cusparse, MAT_INPLACE_MATRIX, &A));
     *newmat = A;

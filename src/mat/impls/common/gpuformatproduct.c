@@ -363,16 +363,20 @@ static PetscErrorCode MatCholeskyFactorSymbolic_GPUFormatFactor(Mat fact, Mat A,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* cuSPARSE's factor of A, as for aijcusparse, with its symbolic factorization wrapped (MatGPUFormatFactorStrip_Private()) */
+/* cuSPARSE's factor of A, as for aijcusparse, with its symbolic factorization wrapped (MatGPUFormatFactorStrip_Private())
+   when A is one of ours; for aijcusparse itself, cuSPARSE's factor unchanged */
 static PetscErrorCode MatGetFactor_GPUFormat_cusparse(Mat A, MatFactorType ftype, Mat *B)
 {
   MatGPUFormatFactor *f;
+  Mat_GPUFormat      *actx;
   Mat                 F;
 
   PetscFunctionBegin;
   PetscCall(MatGetFactor_seqaijcusparse_cusparse(A, ftype, B));
   F = *B;
   if (!F) PetscFunctionReturn(PETSC_SUCCESS); /* that factorization is not available */
+  PetscCall(MatGPUFormatIsOurs_Private(A, &actx));
+  if (!actx) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscNew(&f));
   PetscCall(PetscObjectContainerCompose((PetscObject)F, MATGPUFORMAT_FACTOR_CTX, f, MatGPUFormatCtxDestroyDefault));
   switch (ftype) {
@@ -407,6 +411,11 @@ PetscErrorCode MatGPUFormatRegisterSolvers_Private(MatGPUFormatOps *ops)
   /* MatSolverTypeRegister() reads its list before it initializes the package, whose own registrations it would then
      drop: the package must be initialized first */
   PetscCall(MatInitializePackage());
-  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(ftypes); i++) PetscCall(MatSolverTypeRegister(MATSOLVERCUSPARSE, ops->seqtype, ftypes[i], MatGetFactor_GPUFormat_cusparse));
+  /* and for aijcusparse: a solver named explicitly (-pc_factor_mat_solver_type cusparse) is looked up by the first type
+     registered that begins the matrix's type name, aijcusparse's before ours (MatSolverTypeGet()) */
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(ftypes); i++) {
+    PetscCall(MatSolverTypeRegister(MATSOLVERCUSPARSE, MATSEQAIJCUSPARSE, ftypes[i], MatGetFactor_GPUFormat_cusparse));
+    PetscCall(MatSolverTypeRegister(MATSOLVERCUSPARSE, ops->seqtype, ftypes[i], MatGetFactor_GPUFormat_cusparse));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
