@@ -251,6 +251,10 @@ def read_normlog(path):
 
 
 def git_commit(repo):
+    """The commit, from GIT_COMMIT and GIT_DIRTY when set (a copy of the tree whose .git is not its own, as on the GPU
+    host; bench/provenance.sh reads the same), else from git"""
+    if os.environ.get('GIT_COMMIT'):
+        return os.environ['GIT_COMMIT'] + ('-dirty' if os.environ.get('GIT_DIRTY', '0') not in ('0', 'false', '') else '')
     try:
         c = subprocess.run(['git', '-C', repo, 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True,
                            check=True).stdout.strip()
