@@ -386,6 +386,30 @@ static PetscErrorCode RunProductSpecial(void)
   PetscCall(MatDestroy(&B));
   PetscCall(MatDestroy(&H));
 
+  /* the caller's host MATSEQDENSE as the result, two numeric phases (PETSc's mat/tests/ex237): against seqaij's; not
+     against aijcusparse's, whose second phase writes to the host array (PETSc 3.22) */
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  AB with A F, B seqdense, the caller's seqdense result, numeric twice\n"));
+  PetscCall(RandomAIJ(200, 150, 8, &H));
+  PetscCall(RandomAIJ(150, 5, 5, &B));
+  PetscCall(As(H, F, &X));
+  PetscCall(MatConvert(B, MATSEQDENSE, MAT_INITIAL_MATRIX, &Xb));
+  PetscCall(MatMatMult(H, Xb, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Dr));
+  PetscCall(MatCreateDense(PETSC_COMM_SELF, 200, 5, 200, 5, NULL, &D));
+  PetscCall(MatProductCreateWithMat(X, Xb, NULL, D));
+  PetscCall(MatProductSetType(D, MATPRODUCT_AB));
+  PetscCall(MatProductSetFromOptions(D));
+  PetscCall(MatProductSymbolic(D));
+  PetscCall(MatProductNumeric(D));
+  PetscCall(CheckSame(D, Dr, "AB into the caller's seqdense"));
+  PetscCall(MatProductNumeric(D));
+  PetscCall(CheckSame(D, Dr, "AB into the caller's seqdense, second numeric phase"));
+  PetscCall(MatDestroy(&D));
+  PetscCall(MatDestroy(&Dr));
+  PetscCall(MatDestroy(&Xb));
+  PetscCall(MatDestroy(&X));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&H));
+
   /* B a MATTRANSPOSEVIRTUAL (MatCreateTranspose()): its own "anytype" hook handles the product, as for aijcusparse */
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  AB with A F, B transpose-virtual of F\n"));
   {
@@ -731,6 +755,17 @@ static PetscErrorCode TestInherited(void)
   PetscCall(CheckSame(T[0], T[2], "MatConvert to seqdensecuda against seqaij"));
   for (PetscInt w = 0; w < 3; w++) PetscCall(MatDestroy(&T[w]));
 
+  { /* MatConvert() to our parallel type's name on one process gives that type, as aijcusparse to mpiaijcusparse does */
+    char mpitype[64];
+    Mat  P;
+
+    PetscCall(PetscSNPrintf(mpitype, sizeof(mpitype), "mpi%s", F + 3));
+    PetscCall(MatConvert(M[0], mpitype, MAT_INITIAL_MATRIX, &P));
+    PetscCall(CheckType(P, mpitype, "MatConvert to the parallel type on one process"));
+    PetscCall(CheckMult(P, M[2], "MatConvert to the parallel type on one process"));
+    PetscCall(MatDestroy(&P));
+  }
+
   for (PetscInt w = 0; w < 3; w++) {
     PetscCall(MatGetDiagonalBlock(M[w], &T[w]));
     PetscCall(PetscObjectReference((PetscObject)T[w]));
@@ -779,7 +814,28 @@ static PetscErrorCode BlockSPD(PetscInt nb, Mat *H)
 }
 
 /* One preconditioner on ours (A) and on aijcusparse (R): the same path and the same result */
-static PetscErrorCode ComparePC(Mat A, Mat R, PCType type)
+/* The factor of a preconditioner of A (one of ours) ends as one of aijcusparse does: without the functions composed on
+   A, which PETSc's symbolic factorization copies onto it (what -checkfunctionlist lists at its destruction) */
+static PetscErrorCode CheckFactorFunctions(PC pc, const char *what)
+{
+  Mat  Fm;
+  char name[128];
+  void (*f)(void) = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCFactorGetMatrix(pc, &Fm));
+  PetscCall(PetscObjectQueryFunction((PetscObject)Fm, "MatProductSetFromOptions_anytype_C", &f));
+  PetscCheck(!f, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the factor keeps MatProductSetFromOptions_anytype_C of the matrix", what);
+  PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_seqaijcusparse_C", F));
+  PetscCall(PetscObjectQueryFunction((PetscObject)Fm, name, &f));
+  PetscCheck(!f, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the factor keeps %s of the matrix", what, name);
+  nchecks++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PC type on A (ours) and on R (aijcusparse): the same path, solver and result; named: the factorization's solver named
+   (cusparse), which PETSc looks up by type-name prefix */
+static PetscErrorCode ComparePC(Mat A, Mat R, PCType type, PetscBool named)
 {
   PC            pc[2];
   Mat           M[2] = {A, R};
@@ -791,7 +847,7 @@ static PetscErrorCode ComparePC(Mat A, Mat R, PCType type)
   PetscErrorCode (*apply[2])(PC, Vec, Vec);
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(what, sizeof(what), "%s with %s", type, F));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s with %s%s", type, F, named ? ", solver cusparse named" : ""));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s\n", what));
   PetscCall(MatCreateVecs(R, &x, NULL));
   PetscCall(VecSetRandom(x, rnd));
@@ -800,6 +856,7 @@ static PetscErrorCode ComparePC(Mat A, Mat R, PCType type)
     PetscCall(PCCreate(PETSC_COMM_SELF, &pc[w]));
     PetscCall(PCSetOperators(pc[w], M[w], M[w]));
     PetscCall(PCSetType(pc[w], type));
+    if (named) PetscCall(PCFactorSetMatSolverType(pc[w], MATSOLVERCUSPARSE));
     PetscCall(PCSetUp(pc[w]));
     PetscCall(MatCreateVecs(M[w], NULL, &y[w]));
     PetscCall(PCApply(pc[w], x, y[w]));
@@ -812,6 +869,7 @@ static PetscErrorCode ComparePC(Mat A, Mat R, PCType type)
 
     PetscCall(PetscStrcmp(st[0], st[1], &same));
     PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: factorization by %s, with aijcusparse by %s", what, st[0], st[1]);
+    PetscCall(CheckFactorFunctions(pc[0], what));
   }
   PetscCall(VecNorm(y[1], NORM_2, &nrm));
   PetscCall(VecAXPY(y[0], -1.0, y[1]));
@@ -846,7 +904,9 @@ static PetscErrorCode TestPC(void)
   }
   PetscCall(MatSetVariableBlockSizes(A, nblocks, bsizes));
   PetscCall(MatSetVariableBlockSizes(R, nblocks, bsizes));
-  for (size_t t = 0; t < PETSC_STATIC_ARRAY_LENGTH(types); t++) PetscCall(ComparePC(A, R, types[t]));
+  for (size_t t = 0; t < PETSC_STATIC_ARRAY_LENGTH(types); t++) PetscCall(ComparePC(A, R, types[t], PETSC_FALSE));
+  PetscCall(ComparePC(A, R, PCILU, PETSC_TRUE));
+  PetscCall(ComparePC(A, R, PCICC, PETSC_TRUE));
   PetscCall(CheckType(A, F, "after the preconditioners"));
   PetscCall(PetscFree(bsizes));
   PetscCall(MatDestroy(&A));
