@@ -28,6 +28,9 @@ static const char help[] = "The parallel petsc-gpuformats types against MATMPIAI
    transpose in place (both MatHeaderMerge()), and with NaN and Inf in x (the same rows are NaN or Inf); a vector of the wrong
    size gives the error that MATMPIAIJCUSPARSE gives, on every rank; MatDuplicate() and MatConvert() back to
    MATMPIAIJ keep the values.
+   Products of parallel matrices (MatMatMult(), MatTransposeMatMult(), MatPtAP(), MatRARt(), MatMatMatMult(), initial
+   and reuse) with our type as A, P or both, against MATMPIAIJCUSPARSE's, with coarse sizes that leave processes
+   without rows of the result.
 */
 #include <petscgpuformats.h>
 #include <unistd.h>
@@ -680,6 +683,255 @@ static PetscErrorCode CheckDMPlex(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------ products of parallel matrices (MatProduct) */
+
+/* A random M x N MATMPIAIJ with m local rows and PETSc's split of the columns (with N small, the last processes own none),
+   1 to 3 integer entries a row: a prolongation P of a multigrid level */
+static PetscErrorCode RandomProlongation(PetscInt m, PetscInt M, PetscInt N, PetscInt seed, Mat *P)
+{
+  PetscMPIInt rank;
+  PetscRandom rnd;
+  PetscInt    rstart, rend;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(MatCreate(PETSC_COMM_WORLD, P));
+  PetscCall(MatSetSizes(*P, m, PETSC_DECIDE, M, N));
+  PetscCall(MatSetType(*P, MATMPIAIJ));
+  PetscCall(MatMPIAIJSetPreallocation(*P, 3, NULL, 3, NULL));
+  PetscCall(MatSetOption(*P, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  PetscCall(MatGetOwnershipRange(*P, &rstart, &rend));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, (unsigned long)(seed + 104729 * rank)));
+  PetscCall(PetscRandomSeed(rnd));
+  for (PetscInt r = rstart; r < rend; r++) {
+    PetscReal x;
+    PetscInt  len;
+
+    PetscCall(PetscRandomGetValueReal(rnd, &x));
+    len = 1 + (PetscInt)(x * 3) % 3;
+    for (PetscInt k = 0; k < len; k++) {
+      PetscInt col;
+
+      PetscCall(PetscRandomGetValueReal(rnd, &x));
+      col = (PetscInt)(x * N) % N;
+      PetscCall(PetscRandomGetValueReal(rnd, &x));
+      PetscCall(MatSetValue(*P, r, col, (PetscScalar)(1 + (PetscInt)(x * 5)), ADD_VALUES));
+    }
+  }
+  PetscCall(MatAssemblyBegin(*P, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*P, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The product D of ours equals Dr, MATMPIAIJCUSPARSE's of the same operands, entry by entry (both viewed when small and
+   different), and multiplies as it does */
+static PetscErrorCode SameProduct(Mat D, Mat Dr, const char *what)
+{
+  Mat       H, Hr;
+  PetscReal nrm, nref;
+  PetscInt  M;
+  PetscBool cusparse;
+  char      msg[300];
+
+  PetscFunctionBeginUser;
+  PetscCall(MatConvert(D, MATMPIAIJ, MAT_INITIAL_MATRIX, &H));
+  PetscCall(MatConvert(Dr, MATMPIAIJ, MAT_INITIAL_MATRIX, &Hr));
+  PetscCall(MatNorm(Hr, NORM_FROBENIUS, &nref));
+  PetscCall(MatAXPY(H, -1.0, Hr, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(H, NORM_FROBENIUS, &nrm));
+  PetscCall(MatGetSize(D, &M, NULL));
+  if (nrm > 1e-12 * PetscMax(1.0, nref) && M <= 8) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: the product of ours, then %s's\n", what, MATMPIAIJCUSPARSE));
+    PetscCall(MatView(D, PETSC_VIEWER_STDOUT_WORLD));
+    PetscCall(MatView(Dr, PETSC_VIEWER_STDOUT_WORLD));
+  }
+  PetscCheck(nrm <= 1e-12 * PetscMax(1.0, nref), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: differs from %s's by %g (norm %g)", what, MATMPIAIJCUSPARSE, (double)nrm, (double)nref);
+  nchecks++;
+  PetscCall(MatDestroy(&H));
+  PetscCall(PetscObjectTypeCompare((PetscObject)Dr, MATMPIAIJCUSPARSE, &cusparse));
+  if (cusparse) { /* the result takes our type (CheckProducts() checks it) */
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s, its result", what));
+    PetscCall(CheckProducts(D, Hr, PETSC_FALSE, msg));
+  } else { /* a product that MATMPIAIJCUSPARSE computes on the CPU (MatRARt()): the same type as its result */
+    PetscCall(PetscObjectTypeCompare((PetscObject)D, ((PetscObject)Dr)->type_name, &cusparse));
+    PetscCheck(cusparse, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: result of type %s, %s's of type %s", what, ((PetscObject)D)->type_name, MATMPIAIJCUSPARSE, ((PetscObject)Dr)->type_name);
+    nchecks++;
+  }
+  PetscCall(MatDestroy(&Hr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef enum {
+  PROD_AB,
+  PROD_AtB,
+  PROD_PtAP,
+  PROD_RARt,
+  PROD_ABC
+} ProdKind;
+static const char *ProdName[] = {"MatMatMult(A, P)", "MatTransposeMatMult(P, A)", "MatPtAP(A, P)", "MatRARt(A, R)", "MatMatMatMult(R, A, P)"};
+
+/* D = the product k of A, P and R = P^T, with the user driver (MatMatMult(), ...), initial or reuse */
+static PetscErrorCode UserProduct(ProdKind k, Mat A, Mat P, Mat R, MatReuse reuse, Mat *D)
+{
+  PetscFunctionBeginUser;
+  switch (k) {
+  case PROD_AB:
+    PetscCall(MatMatMult(A, P, reuse, PETSC_DETERMINE, D));
+    break;
+  case PROD_AtB:
+    PetscCall(MatTransposeMatMult(P, A, reuse, PETSC_DETERMINE, D));
+    break;
+  case PROD_PtAP:
+    PetscCall(MatPtAP(A, P, reuse, PETSC_DETERMINE, D));
+    break;
+  case PROD_RARt:
+    PetscCall(MatRARt(A, R, reuse, PETSC_DETERMINE, D));
+    break;
+  case PROD_ABC:
+    PetscCall(MatMatMatMult(R, A, P, reuse, PETSC_DETERMINE, D));
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PETSc's own check of D by its action on random vectors (*ok) */
+static PetscErrorCode ProductActs(ProdKind k, Mat A, Mat P, Mat R, Mat D, PetscBool *pok)
+{
+  PetscBool ok = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  switch (k) {
+  case PROD_AB:
+    PetscCall(MatMatMultEqual(A, P, D, 10, &ok));
+    break;
+  case PROD_AtB:
+    PetscCall(MatTransposeMatMultEqual(P, A, D, 10, &ok));
+    break;
+  case PROD_PtAP:
+    PetscCall(MatPtAPMultEqual(A, P, D, 10, &ok));
+    break;
+  case PROD_RARt:
+    PetscCall(MatRARtMultEqual(A, R, D, 10, &ok));
+    break;
+  case PROD_ABC: { /* PETSc has no public check of an ABC product: D x against R (A (P x)) */
+    Vec       x, px, apx, y, z;
+    PetscReal nrm, nz;
+
+    PetscCall(MatCreateVecs(P, &x, &px));
+    PetscCall(MatCreateVecs(A, NULL, &apx));
+    PetscCall(MatCreateVecs(D, NULL, &y));
+    PetscCall(VecDuplicate(y, &z));
+    PetscCall(VecSetRandom(x, NULL));
+    PetscCall(MatMult(P, x, px));
+    PetscCall(MatMult(A, px, apx));
+    PetscCall(MatMult(R, apx, z));
+    PetscCall(MatMult(D, x, y));
+    PetscCall(VecNorm(z, NORM_INFINITY, &nz));
+    PetscCall(VecAXPY(y, -1.0, z));
+    PetscCall(VecNorm(y, NORM_INFINITY, &nrm));
+    ok = (PetscBool)(nrm <= 1e-10 * PetscMax(1.0, nz));
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&px));
+    PetscCall(VecDestroy(&apx));
+    PetscCall(VecDestroy(&y));
+    PetscCall(VecDestroy(&z));
+  } break;
+  }
+  *pok = ok;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* D, of ours, passes PETSc's check by its action, and equals Dr, MATMPIAIJCUSPARSE's, where that passes it too */
+static PetscErrorCode CheckProduct(ProdKind k, Mat A, Mat P, Mat R, Mat D, Mat Ar, Mat Pr, Mat Rr, Mat Dr, const char *what)
+{
+  PetscBool ok;
+
+  PetscFunctionBeginUser;
+  PetscCall(ProductActs(k, A, P, R, D, &ok));
+  PetscCheck(ok, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: PETSc's check of the product on random vectors fails", what);
+  nchecks++;
+  PetscCall(ProductActs(k, Ar, Pr, Rr, Dr, &ok));
+  if (ok) PetscCall(SameProduct(D, Dr, what));
+  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s's own result fails PETSc's check, so ours is compared with it by the check alone\n", what, MATMPIAIJCUSPARSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The products of multigrid on several processes (the Galerkin operator P^T A P and the others of PETSc's parallel
+   product code) with our type as A, as P (and R) or both, against MATMPIAIJCUSPARSE with the same operands: the result
+   has our type and equals MATMPIAIJCUSPARSE's entry by entry, passes PETSc's check by its action, and multiplies as it
+   does; again after new values of A (MAT_REUSE_MATRIX). The coarse sizes leave the last processes without rows of the
+   result (PETSc's mat/tests/ex62 test 14 on 3 processes: a 4 x 4 A and a 4 x 2 P).
+*/
+static PetscErrorCode CheckMatProducts(void)
+{
+  const Case cases[] = {
+      {"product tiny",  4,   4,   3, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+      {"product small", 30,  30,  4, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE },
+      {"product",       600, 600, 6, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE }
+  };
+  const PetscInt coarse[] = {2, 5, 170};
+  /* which of A and P (R with it) are ours: both, A only, P only */
+  const PetscBool ours[3][2] = {
+      {PETSC_TRUE,  PETSC_TRUE },
+      {PETSC_TRUE,  PETSC_FALSE},
+      {PETSC_FALSE, PETSC_TRUE }
+  };
+
+  PetscFunctionBeginUser;
+  for (size_t c = 0; c < PETSC_STATIC_ARRAY_LENGTH(cases); c++) {
+    Triplets t;
+    Mat      HA, HP, HR, Ar, Pr, Rr;
+    PetscInt m;
+
+    PetscCall(MakeTriplets(&cases[c], 900 + (PetscInt)c, &t));
+    PetscCall(Reference(&cases[c], &t, &HA));
+    PetscCall(MatGetLocalSize(HA, NULL, &m));
+    PetscCall(RandomProlongation(m, cases[c].N, coarse[c], 950 + (PetscInt)c, &HP));
+    PetscCall(MatTranspose(HP, MAT_INITIAL_MATRIX, &HR));
+    PetscCall(MatConvert(HA, MATMPIAIJCUSPARSE, MAT_INITIAL_MATRIX, &Ar));
+    PetscCall(MatConvert(HP, MATMPIAIJCUSPARSE, MAT_INITIAL_MATRIX, &Pr));
+    PetscCall(MatConvert(HR, MATMPIAIJCUSPARSE, MAT_INITIAL_MATRIX, &Rr));
+    for (PetscInt k = PROD_AB; k <= PROD_ABC; k++)
+      for (size_t o = 0; o < PETSC_STATIC_ARRAY_LENGTH(ours); o++) {
+        Mat  A, P, R, D, Dr;
+        char what[256];
+
+        PetscCall(PetscSNPrintf(what, sizeof(what), "%s (%" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " coarse) with A %s, P %s", ProdName[k], cases[c].M, cases[c].N, coarse[c], ours[o][0] ? mpitype : MATMPIAIJCUSPARSE, ours[o][1] ? mpitype : MATMPIAIJCUSPARSE));
+        PetscCall(Say("products", what, ""));
+        PetscCall(MatConvert(HA, ours[o][0] ? mpitype : MATMPIAIJCUSPARSE, MAT_INITIAL_MATRIX, &A));
+        PetscCall(MatConvert(HP, ours[o][1] ? mpitype : MATMPIAIJCUSPARSE, MAT_INITIAL_MATRIX, &P));
+        PetscCall(MatConvert(HR, ours[o][1] ? mpitype : MATMPIAIJCUSPARSE, MAT_INITIAL_MATRIX, &R));
+        PetscCall(UserProduct((ProdKind)k, A, P, R, MAT_INITIAL_MATRIX, &D));
+        PetscCall(UserProduct((ProdKind)k, Ar, Pr, Rr, MAT_INITIAL_MATRIX, &Dr));
+        PetscCall(CheckProduct((ProdKind)k, A, P, R, D, Ar, Pr, Rr, Dr, what));
+        /* new values of A, the same pattern: the numeric phase again */
+        PetscCall(MatScale(A, -0.5));
+        PetscCall(MatScale(Ar, -0.5));
+        PetscCall(UserProduct((ProdKind)k, A, P, R, MAT_REUSE_MATRIX, &D));
+        PetscCall(UserProduct((ProdKind)k, Ar, Pr, Rr, MAT_REUSE_MATRIX, &Dr));
+        PetscCall(PetscStrlcat(what, ", reused after new values of A", sizeof(what)));
+        PetscCall(CheckProduct((ProdKind)k, A, P, R, D, Ar, Pr, Rr, Dr, what));
+        PetscCall(MatScale(Ar, -2.0));
+        PetscCall(MatDestroy(&D));
+        PetscCall(MatDestroy(&Dr));
+        PetscCall(MatDestroy(&A));
+        PetscCall(MatDestroy(&P));
+        PetscCall(MatDestroy(&R));
+      }
+    PetscCall(MatDestroy(&Ar));
+    PetscCall(MatDestroy(&Pr));
+    PetscCall(MatDestroy(&Rr));
+    PetscCall(MatDestroy(&HA));
+    PetscCall(MatDestroy(&HP));
+    PetscCall(MatDestroy(&HR));
+    PetscCall(TripletsDestroy(&t));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A vector of the wrong size, local sizes that do not add up: the errors MATMPIAIJCUSPARSE gives, on every rank, and no
    hang */
 static PetscErrorCode CheckErrors(void)
@@ -766,6 +1018,7 @@ int main(int argc, char **argv)
     for (size_t w = 0; w < PETSC_STATIC_ARRAY_LENGTH(ways); w++) PetscCall(RunCase(&cases[k], ways[w], (PetscInt)(100 * k + w)));
   PetscCall(CheckDMDA());
   PetscCall(CheckDMPlex());
+  PetscCall(CheckMatProducts());
   PetscCall(CheckErrors());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d processes (off-diagonal blocks %s, MatMult() %s): %" PetscInt_FMT " checks passed\n", mpitype, size, offdiag ? seqtype : MATSEQAIJCUSPARSE, overlap ? "with -mat_gpuformat_overlap" : "mpiaijcusparse's", nchecks));
   PetscCall(PetscFinalize());

@@ -293,7 +293,7 @@ PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *ctx, MatGPUForma
     PetscBool overlap = ctx->overlap;
 
     PetscCall(PetscOptionsBool("-mat_gpuformat_overlap", "MatMult() of a parallel matrix runs the diagonal block's product on a stream of its own during the whole ghost scatter (else mpiaijcusparse's MatMult())", "MatMult", overlap, &overlap, NULL));
-    if (overlap != ctx->overlap) ctx->syncstate = -1; /* every process sets up the scatter at the next product */
+    if (overlap != ctx->overlap) ctx->syncneeded = PETSC_TRUE; /* every process sets up the scatter at the next product */
     ctx->overlap = overlap;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -542,7 +542,10 @@ static PetscErrorCode MatGPUFormatLocalCopy_Private(Vec src, Vec dst)
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(dst, &n));
-  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!n) { /* nothing to copy, but dst changed as on the other processes: its cached norms go (see MatMultKernel_GPUFormat()) */
+    PetscCall(PetscObjectStateIncrease((PetscObject)dst));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(VecGetArrayWriteAndMemType(dst, &da, &md));
   if (src) {
@@ -603,7 +606,11 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
   }
   PetscCall(MatGPUFormatUpdate_Private(A, ctx));
   if (!ctx->nnz || !A->rmap->n) {
-    if (y != z) PetscCall(MatGPUFormatLocalCopy_Private(y, z)); /* z = y, or z = 0 */
+    /* z = y, or z = 0. z's state goes up in every case, as a product's output does (through its array) on the processes
+       whose blocks have entries: else a norm of the parallel vector cached before stays valid here only, and VecNorm()
+       skips its MPI_Allreduce() here alone (a process without rows of a product's result, waiting for ever) */
+    if (y != z) PetscCall(MatGPUFormatLocalCopy_Private(y, z));
+    else PetscCall(PetscObjectStateIncrease((PetscObject)z));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)

@@ -50,7 +50,12 @@ typedef struct {
   PetscBool        paramschanged; /* a parameter changed since the build that ran out of memory */
   PetscObjectState oomnzstate;
   PetscObjectId    oomid;
-  PetscObjectState syncstate; /* parallel: the state at which every process last learned that its blocks are ready */
+  /* parallel: what every process had when all last agreed that their blocks were built (MatGPUFormatMPIPrepare_Private()):
+     the parallel nonzero state (PETSc makes it the same on every process), the blocks' ids (new blocks are made by every
+     process together), and whether a collective call (a conversion, new parameters) asked for a new agreement */
+  PetscObjectState syncnzstate;
+  PetscObjectId    syncid[2];
+  PetscBool        syncneeded;
 } Mat_GPUFormat;
 
 /* The operations of a freshly created MATSEQAIJCUSPARSE matrix, not bound to the CPU (gpuformat.c) */

@@ -232,7 +232,7 @@ PetscErrorCode MatGPUFormatMPIConvertInPlace_Private(Mat A, MatGPUFormatOps *ops
   PetscCall(PetscObjectContainerCompose((PetscObject)A, MATGPUFORMAT_CTX, ctx, MatGPUFormatMPICtxDestroy));
   PetscCall(MatGPUFormatMPISetOps_Private(A, ops, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, ops->mpitype));
-  ctx->syncstate = -1;
+  ctx->syncneeded = PETSC_TRUE;
   PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -314,7 +314,7 @@ PetscErrorCode MatGPUFormatMPIPropagateParams_Private(Mat A)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  ctx->syncstate = -1;
+  ctx->syncneeded = PETSC_TRUE;
   PetscCall(MatMPIAIJGetSeqAIJ(A, &blocks[0], &blocks[1], NULL));
   for (PetscInt i = 0; i < 2; i++) {
     if (!blocks[i]) continue;
@@ -342,14 +342,19 @@ PetscErrorCode MatCreate_MPIGPUFormat_Private(Mat A, MatGPUFormatOps *ops)
 
 /*
    The blocks in the format and their formats up to date before a product starts its scatter. A build can fail on one
-   process only (out of device memory): after a change of A (its state: assembly, new values, a parameter), every
-   process builds first and all learn of an error together, so that none is left waiting in the scatter. Otherwise
-   there is nothing to build and no collective here.
+   process only (out of device memory), so after a change that may need one (a new nonzero pattern, new blocks, a
+   conversion or new parameters), every process builds first and all learn of an error together, so that none is left
+   waiting in the scatter. Whether to agree rests only on what every process changes together: the parallel nonzero
+   state (PETSc sums the blocks' over the processes at assembly), the blocks' ids (new blocks are made by every process
+   in the same collective call, and ids are never reused) and a flag that collective calls set. A change of values alone
+   (the object state) needs no agreement and costs no MPI_Allreduce(): each block refreshes its values in its own
+   product, without allocating.
 */
 static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
 {
   Mat_GPUFormat   *ctx;
-  PetscObjectState state;
+  PetscObjectState nzstate;
+  PetscObjectId    id[2] = {0, 0};
   Mat              Ad, Ao;
   PetscErrorCode   ierr;
   PetscBool        stale = PETSC_FALSE;
@@ -358,9 +363,12 @@ static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
   PetscFunctionBegin;
   PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
-  if (state == ctx->syncstate) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetNonzeroState(A, &nzstate));
   PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
+  if (Ad) PetscCall(PetscObjectGetId((PetscObject)Ad, &id[0]));
+  if (Ao) PetscCall(PetscObjectGetId((PetscObject)Ao, &id[1]));
+  if (!ctx->syncneeded && nzstate == ctx->syncnzstate && id[0] == ctx->syncid[0] && id[1] == ctx->syncid[1]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscInfo(A, "%s: every process brings its blocks up to date before the product (nonzero state %" PetscInt64_FMT ")\n", ((PetscObject)A)->type_name, (PetscInt64)nzstate));
   ierr = Ad ? MatGPUFormatPrepare_Private(Ad) : PETSC_SUCCESS;
   if (!ierr && Ao) ierr = MatGPUFormatPrepare_Private(Ao);
   /* -mat_gpuformat_overlap: the scatter is set up again by every process when the ghost columns changed on any */
@@ -368,13 +376,17 @@ static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
   local[0] = (int)ierr;
   local[1] = (int)stale;
   PetscCallMPI(MPIU_Allreduce(local, global, 2, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
-  ctx->syncstate = state; /* a process whose build failed now falls back to cuSPARSE's product (out of memory) or retries */
+  /* a process whose build failed now falls back to cuSPARSE's product (out of memory) or retries */
+  ctx->syncneeded  = PETSC_FALSE;
+  ctx->syncnzstate = nzstate;
+  ctx->syncid[0]   = id[0];
+  ctx->syncid[1]   = id[1];
   /* the scatter of the new ghost columns, before the build's error, which a caller may catch to multiply again; if it
      fails (on every process alike), none keeps one and the next product tries again */
   if (global[1]) {
     PetscErrorCode serr = MatGPUFormatGhostSetUp_Private(A, ctx);
 
-    if (serr) ctx->syncstate = -1;
+    if (serr) ctx->syncneeded = PETSC_TRUE;
     PetscCall(serr);
   }
   PetscCheck(!global[0], PetscObjectComm((PetscObject)A), global[0] == PETSC_ERR_MEM ? PETSC_ERR_MEM : PETSC_ERR_LIB, "The GPU format of a block of %s could not be built on %s process (error %d)", ((PetscObject)A)->type_name, local[0] ? "this" : "another", global[0]);
