@@ -167,6 +167,38 @@ static PetscErrorCode MatGPUFormatProductResultType_Private(Mat D)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   An operand built on MATSEQAIJCUSPARSE (ours or not; a parallel one's blocks) whose values are newer on the GPU than on
+   the host (offloadmask GPU: after MatScale(), or MatSetValuesCOO() with device values) gets its host values brought up
+   to date before a symbolic phase. PETSc 3.22's cuSPARSE PtAP, RARt and ABC (MatProductSymbolic_ABC_Basic()) otherwise
+   copy their intermediate product's uninitialized host values over its device ones (the intermediate is marked
+   unallocated when an operand is not current on both sides, and the next product uploads it), and the first numeric
+   phase keeps the result (its values count as computed by the symbolic phase): aijcusparse's own result is wrong there.
+   One device-to-host copy of the operand, which the symbolic phase costs far more than; nothing when it is current.
+*/
+static PetscErrorCode MatGPUFormatProductHostCurrent_Private(Mat X)
+{
+  PetscBool          mpi, seq;
+  const PetscScalar *a;
+
+  PetscFunctionBegin;
+  if (!X || !X->assembled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)X, MATMPIAIJCUSPARSE, &mpi));
+  if (mpi) {
+    Mat Ad, Ao;
+
+    PetscCall(MatMPIAIJGetSeqAIJ(X, &Ad, &Ao, NULL));
+    PetscCall(MatGPUFormatProductHostCurrent_Private(Ad));
+    PetscCall(MatGPUFormatProductHostCurrent_Private(Ao));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)X, MATSEQAIJCUSPARSE, &seq));
+  if (!seq || X->offloadmask != PETSC_OFFLOAD_GPU) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatSeqAIJGetArrayRead(X, &a)); /* aijcusparse's accessor copies the values from the device */
+  PetscCall(MatSeqAIJRestoreArrayRead(X, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatProductSymbolic_GPUFormat(Mat D)
 {
   MatGPUFormatProduct   *pd;
@@ -178,6 +210,9 @@ static PetscErrorCode MatProductSymbolic_GPUFormat(Mat D)
   PetscCall(MatGPUFormatProductGet_Private(D, &pd));
   PetscCheck(pd->symbolic, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Missing symbolic phase");
   PetscCall(MatGPUFormatIsOurs_Private(D, &dctx)); /* a result of ours given by the caller keeps its type */
+  PetscCall(MatGPUFormatProductHostCurrent_Private(D->product->A));
+  PetscCall(MatGPUFormatProductHostCurrent_Private(D->product->B));
+  if (D->product->type == MATPRODUCT_ABC) PetscCall(MatGPUFormatProductHostCurrent_Private(D->product->C));
   PetscCall(MatGPUFormatMasqueradeBegin_Private(D, PETSC_TRUE, &mq));
   ierr = pd->symbolic(D);
   PetscCall(MatGPUFormatMasqueradeEnd_Private(&mq));
