@@ -478,15 +478,18 @@ static PetscErrorCode RunProductSpecial(void)
   }
 
   /* A newer on the GPU than on the host (after MatScale(), as after MatSetValuesCOO() with device values): PETSc 3.22's
-     cuSPARSE PtAP, RARt and ABC (MatProductSymbolic_ABC_Basic()) then build their intermediate product from A's stale host
-     values and keep the result of that in their first numeric phase, so aijcusparse's own result is wrong there; ours
-     bring the operands' host values up to date before the symbolic phase. Against seqaij. */
+     cuSPARSE PtAP, RARt and ABC (MatProductSymbolic_ABC_Basic()) then mark their intermediate product unallocated, upload
+     its uninitialized host values over the device ones and keep that result in their first numeric phase, so
+     aijcusparse's own result is wrong there; ours bring the operands' host values up to date before the symbolic phase.
+     A is scaled once, so that stale host values of A would show too. Against seqaij with the same values. */
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  PtAP, RARt and ABC with A F newer on the GPU than on the host\n"));
   {
-    Mat         P, Pt, Px, Rx, Hd;
+    Mat         P, Pt, Px, Rx, Hd, H2;
     const char *names[] = {"PtAP", "RARt", "ABC"};
 
     PetscCall(RandomAIJ(200, 200, 6, &H));
+    PetscCall(MatDuplicate(H, MAT_COPY_VALUES, &H2));
+    PetscCall(MatScale(H2, 2.0));
     PetscCall(RandomAIJ(200, 60, 3, &P));
     PetscCall(MatTranspose(P, MAT_INITIAL_MATRIX, &Pt));
     PetscCall(As(P, F, &Px));
@@ -495,18 +498,17 @@ static PetscErrorCode RunProductSpecial(void)
       char msg[128];
 
       PetscCall(As(H, F, &X));
-      PetscCall(MatScale(X, -1.0)); /* the same values, on the GPU only */
-      PetscCall(MatScale(X, -1.0));
+      PetscCall(MatScale(X, 2.0)); /* the values of H2, on the GPU only */
       PetscCheck(X->offloadmask == PETSC_OFFLOAD_GPU, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatScale() left %s's values %s", F, PetscOffloadMaskToString(X->offloadmask));
       if (k == 0) {
         PetscCall(MatPtAP(X, Px, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &D));
-        PetscCall(MatPtAP(H, P, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Hd));
+        PetscCall(MatPtAP(H2, P, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Hd));
       } else if (k == 1) {
         PetscCall(MatRARt(X, Rx, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &D));
-        PetscCall(MatRARt(H, Pt, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Hd));
+        PetscCall(MatRARt(H2, Pt, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Hd));
       } else {
         PetscCall(MatMatMatMult(Rx, X, Px, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &D));
-        PetscCall(MatMatMatMult(Pt, H, P, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Hd));
+        PetscCall(MatMatMatMult(Pt, H2, P, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Hd));
       }
       PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s with A newer on the GPU", names[k]));
       PetscCall(CheckSame(D, Hd, msg));
@@ -519,6 +521,7 @@ static PetscErrorCode RunProductSpecial(void)
     PetscCall(MatDestroy(&Rx));
     PetscCall(MatDestroy(&Pt));
     PetscCall(MatDestroy(&P));
+    PetscCall(MatDestroy(&H2));
     PetscCall(MatDestroy(&H));
   }
 

@@ -288,7 +288,13 @@ PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *ctx, MatGPUForma
   PetscCall(PetscOptionsInt("-mat_gpuformat_product_min_rows", "Products (MatPtAP(), MatMatMult(), ...) of this matrix with fewer rows stay aijcusparse", "MatProductSetFromOptions", minrows, &minrows, NULL));
   PetscCheck(minrows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gpuformat_product_min_rows %" PetscInt_FMT " must be at least 0", minrows);
   ctx->product_min_rows = minrows;
-  if (ctx->mpi) PetscCall(PetscOptionsBool("-mat_gpuformat_offdiag", "The off-diagonal blocks of a parallel matrix in the format too (else cuSPARSE's CSR)", "MatSetFromOptions", ctx->offdiag, &ctx->offdiag, NULL));
+  if (ctx->mpi) {
+    PetscBool offdiag = ctx->offdiag;
+
+    PetscCall(PetscOptionsBool("-mat_gpuformat_offdiag", "The off-diagonal blocks of a parallel matrix in the format too (else cuSPARSE's CSR)", "MatSetFromOptions", offdiag, &offdiag, NULL));
+    if (offdiag != ctx->offdiag) ctx->syncneeded = PETSC_TRUE; /* every process builds the off-diagonal block's format together */
+    ctx->offdiag = offdiag;
+  }
   if (ctx->mpi) {
     PetscBool overlap = ctx->overlap;
 

@@ -34,6 +34,10 @@ static PetscErrorCode MatTranspose_MPIGPUFormat(Mat, MatReuse, Mat *);
 static PetscErrorCode MatDestroy_MPIGPUFormat(Mat);
 static PetscErrorCode MatSetFromOptions_MPIGPUFormat(Mat, MatGPUFormatOptionItems);
 static PetscErrorCode MatView_MPIGPUFormat(Mat, PetscViewer);
+static PetscErrorCode MatShift_MPIGPUFormat(Mat, PetscScalar);
+static PetscErrorCode MatDiagonalSet_MPIGPUFormat(Mat, Vec, InsertMode);
+static PetscErrorCode MatEliminateZeros_MPIGPUFormat(Mat, PetscBool);
+static PetscErrorCode MatBindToCPU_MPIGPUFormat(Mat, PetscBool);
 
 static PetscErrorCode MatGPUFormatMPIGetBaseOps_Private(void)
 {
@@ -214,6 +218,12 @@ static PetscErrorCode MatGPUFormatMPISetOps_Private(Mat A, MatGPUFormatOps *ops,
   A->ops->view                  = on ? MatView_MPIGPUFormat : MatGPUFormatMPIBaseOps.view;
   A->ops->convertfrom           = on ? MatConvertFrom_GPUFormat : MatGPUFormatMPIBaseOps.convertfrom;
   A->ops->productsetfromoptions = on ? MatProductSetFromOptions_GPUFormat : MatGPUFormatMPIBaseOps.productsetfromoptions;
+  /* operations that may change a block's pattern without a new parallel nonzero state or new blocks (see
+     MatGPUFormatMPIPrepare_Private()); wrapped only where MATMPIAIJCUSPARSE has them */
+  if (MatGPUFormatMPIBaseOps.shift) A->ops->shift = on ? MatShift_MPIGPUFormat : MatGPUFormatMPIBaseOps.shift;
+  if (MatGPUFormatMPIBaseOps.diagonalset) A->ops->diagonalset = on ? MatDiagonalSet_MPIGPUFormat : MatGPUFormatMPIBaseOps.diagonalset;
+  if (MatGPUFormatMPIBaseOps.eliminatezeros) A->ops->eliminatezeros = on ? MatEliminateZeros_MPIGPUFormat : MatGPUFormatMPIBaseOps.eliminatezeros;
+  if (MatGPUFormatMPIBaseOps.bindtocpu) A->ops->bindtocpu = on ? MatBindToCPU_MPIGPUFormat : MatGPUFormatMPIBaseOps.bindtocpu;
   PetscCall(MatGPUFormatComposeFunctions_Private(A, ops->mpitype, MATMPIAIJCUSPARSE, MATMPIAIJ, on));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -376,8 +386,9 @@ static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
   local[0] = (int)ierr;
   local[1] = (int)stale;
   PetscCallMPI(MPIU_Allreduce(local, global, 2, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)A)));
-  /* a process whose build failed now falls back to cuSPARSE's product (out of memory) or retries */
-  ctx->syncneeded  = PETSC_FALSE;
+  /* a process whose build failed now falls back to cuSPARSE's product (out of memory) or retries: with the others, at the
+     next product */
+  ctx->syncneeded  = global[0] ? PETSC_TRUE : PETSC_FALSE;
   ctx->syncnzstate = nzstate;
   ctx->syncid[0]   = id[0];
   ctx->syncid[1]   = id[1];
@@ -471,6 +482,51 @@ static PetscErrorCode MatMultAdd_MPIGPUFormat(Mat A, Vec x, Vec y, Vec z)
   PetscFunctionBegin;
   PetscCall(MatGPUFormatMPIPrepare_Private(A));
   PetscCall(MatGPUFormatMPIBaseOps.multadd(A, x, y, z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every process agrees again on its blocks' builds at the next product: called after the collective operations that can
+   change a block's pattern while the parallel nonzero state and the blocks stay (MatShift() and MatDiagonalSet() insert
+   missing diagonal entries into a block alone, MatEliminateZeros() compacts them, MatBindToCPU() drops the formats) */
+static PetscErrorCode MatGPUFormatMPISyncNeeded_Private(Mat A)
+{
+  Mat_GPUFormat *ctx;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  if (ctx) ctx->syncneeded = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatShift_MPIGPUFormat(Mat A, PetscScalar a)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatMPIBaseOps.shift(A, a));
+  PetscCall(MatGPUFormatMPISyncNeeded_Private(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDiagonalSet_MPIGPUFormat(Mat A, Vec d, InsertMode mode)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatMPIBaseOps.diagonalset(A, d, mode));
+  PetscCall(MatGPUFormatMPISyncNeeded_Private(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatEliminateZeros_MPIGPUFormat(Mat A, PetscBool keep)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatMPIBaseOps.eliminatezeros(A, keep));
+  PetscCall(MatGPUFormatMPISyncNeeded_Private(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatBindToCPU_MPIGPUFormat(Mat A, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatMPIBaseOps.bindtocpu(A, flg));
+  PetscCall(MatGPUFormatMPISyncNeeded_Private(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
