@@ -9,7 +9,7 @@
 # processes (mat/tests/ex2 -rectA), and the parallel PtAP of mat/tests/ex62 (test 14: a 4 x 4 system) on 2 and 3
 # processes, with the product's result in our format and kept as mpiaijcusparse, against mpiaijcusparse itself. Each
 # run has a time limit (timeout); its exit status is printed (rc).
-# Environment: PETSC_DIR (set by run.sh), LIB (build-gpu/libpetscgpuformats.so), TYPE (cmrs; ex62 also runs sellcs).
+# Environment: PETSC_DIR (set by run.sh), LIB (build-gpu/libpetscgpuformats.so), TYPE (cmrs; ex62 also runs sellcs and bce).
 case "${1:-}" in -h | -help | --help)
   sed -n '2,12p' "$0" | sed -E 's/^# ?//'
   exit 0
@@ -62,5 +62,6 @@ ex62 3 -A_mat_type mpiaijcusparse -B_mat_type "mpiaijcusparse$T"
 ex62 3 -A_mat_type "mpiaijcusparse$T" -B_mat_type "mpiaijcusparse$T" -mat_gpuformat_product_min_rows 1000000
 ex62 2 -A_mat_type "mpiaijcusparse$T" -B_mat_type "mpiaijcusparse$T"
 ex62 3 -A_mat_type mpiaijcusparsesellcs -B_mat_type mpiaijcusparsesellcs
+ex62 3 -A_mat_type mpiaijcusparsebce -B_mat_type mpiaijcusparsebce
 ex62 3 -A_mat_type mpiaijcusparse -B_mat_type mpiaijcusparse
 ex62 3 -A_mat_type mpiaijcusparse -B_mat_type mpiaijcusparse -PtAP_mat_product_algorithm_backend_cpu -matptap_backend_cpu
