@@ -25,7 +25,8 @@ static const char help[] = "The parallel petsc-gpuformats types against MATMPIAI
    Checks, for each: the type of the matrix and of its blocks; MatMult, MatMultAdd (y != z and y == z) and
    MatMultTranspose equal the reference's; again after new values (the same pattern), after new nonzeros (PETSc
    rebuilds the off-diagonal block), of the transpose, after MatAXPY with the transpose and after a
-   transpose in place (both MatHeaderMerge()), and with NaN and Inf in x (the same rows are NaN or Inf); a vector of the wrong
+   transpose in place (both MatHeaderMerge()), after MatShift(), MatDiagonalSet() and MatEliminateZeros() on a square
+   matrix with empty rows (built with MatSetValues(): each changes a block's pattern alone), and with NaN and Inf in x (the same rows are NaN or Inf); a vector of the wrong
    size gives the error that MATMPIAIJCUSPARSE gives, on every rank; MatDuplicate() and MatConvert() back to
    MATMPIAIJ keep the values.
    Products of parallel matrices (MatMatMult(), MatTransposeMatMult(), MatPtAP(), MatRARt(), MatMatMatMult(), initial
@@ -491,9 +492,10 @@ static PetscErrorCode Build(const Case *c, const Triplets *t, Mat R, const char 
 
 static PetscErrorCode RunCase(const Case *c, const char *how, PetscInt seed)
 {
-  Triplets t;
-  Mat      R, A, D, H;
-  char     what[256];
+  Triplets  t;
+  Mat       R, A, D, H;
+  char      what[256];
+  PetscBool setvalues;
 
   PetscFunctionBeginUser;
   PetscCall(Say("build", c->name, how));
@@ -551,6 +553,35 @@ static PetscErrorCode RunCase(const Case *c, const char *how, PetscInt seed)
     PetscCall(MatTranspose(R, MAT_INPLACE_MATRIX, &R));
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s built by %s, transposed in place", c->name, how));
     PetscCall(CheckProducts(A, R, PETSC_FALSE, what));
+  }
+  PetscCall(PetscStrcmp(how, "setvalues", &setvalues));
+  if (c->M == c->N && setvalues) { /* a block's pattern changed alone (gpuformatmpi.c): MatShift() and
+    MatDiagonalSet() insert the diagonal entries that the empty rows lack, MatEliminateZeros() takes the zeros that a
+    shift back leaves on the diagonal out again */
+    Vec da, dr;
+
+    PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE)); /* the diagonal entries are new */
+    PetscCall(MatSetOption(R, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    PetscCall(MatShift(A, 3.0));
+    PetscCall(MatShift(R, 3.0));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s built by %s, shifted", c->name, how));
+    PetscCall(CheckProducts(A, R, PETSC_FALSE, what));
+    PetscCall(MatCreateVecs(A, &da, NULL));
+    PetscCall(MatCreateVecs(R, &dr, NULL));
+    PetscCall(VecSet(da, 2.0));
+    PetscCall(VecSet(dr, 2.0));
+    PetscCall(MatDiagonalSet(A, da, INSERT_VALUES));
+    PetscCall(MatDiagonalSet(R, dr, INSERT_VALUES));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s built by %s, diagonal set", c->name, how));
+    PetscCall(CheckProducts(A, R, PETSC_FALSE, what));
+    PetscCall(MatShift(A, -2.0));
+    PetscCall(MatShift(R, -2.0));
+    PetscCall(MatEliminateZeros(A, PETSC_FALSE));
+    PetscCall(MatEliminateZeros(R, PETSC_FALSE));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s built by %s, zeros eliminated", c->name, how));
+    PetscCall(CheckProducts(A, R, PETSC_FALSE, what));
+    PetscCall(VecDestroy(&da));
+    PetscCall(VecDestroy(&dr));
   }
 
   /* MatDuplicate keeps type and values; MatConvert back to MATMPIAIJ gives the reference's entries */
