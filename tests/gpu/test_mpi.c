@@ -956,11 +956,10 @@ static PetscErrorCode HostCurrent(Mat X)
 static PetscErrorCode CheckMatProducts(void)
 {
   const Case cases[] = {
-      {"product tiny",  4,   4,   3, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
-      {"product small", 30,  30,  4, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE },
-      {"product",       240, 240, 6, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE }
+      {"product tiny", 4,   4,   3, PETSC_FALSE, PETSC_FALSE, PETSC_FALSE},
+      {"product",      240, 240, 6, PETSC_FALSE, PETSC_FALSE, PETSC_TRUE }
   };
-  const PetscInt coarse[] = {2, 5, 70};
+  const PetscInt coarse[] = {2, 70};
   /* which of A and P (R with it) are ours: both, A only, P only */
   const PetscBool ours[3][2] = {
       {PETSC_TRUE,  PETSC_TRUE },
