@@ -655,8 +655,8 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
    A is not of ours, its product falls back to cuSPARSE's, it has no entries, or x or y is not a CUDA vector or has no
    device array (bound to the CPU): the caller then multiplies as usual. Once *launched is PETSC_TRUE, stream holds
    work, also if an error is returned: the caller makes PETSc's stream wait for it before anything reads y. A build
-   (after a change of A that left the parallel matrix's state as it was) can fail here: the caller scatters before it
-   passes the error on, so that no other process waits for it.
+   (after a change of A that the parallel matrix's agreement did not see, see MatGPUFormatMPIPrepare_Private()) can
+   fail here: the caller scatters before it passes the error on, so that no other process waits for it.
 */
 PetscErrorCode MatGPUFormatMultOnStream_Private(Mat A, Vec x, Vec y, cudaStream_t base, cudaStream_t stream, cudaEvent_t ready, PetscBool *launched)
 {
