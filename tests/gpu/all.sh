@@ -32,7 +32,7 @@ left() { echo $((deadline - ($(date +%s) - start))); }
 steps=${STEPS:-ctest suite}
 if [[ " $steps " == *" ctest "* ]]; then
   # a test that hangs (a rank waiting for another) is stopped after 120 s, not at the deadline
-  timeout "$(left)" ctest --test-dir build-gpu -L gpu -j 6 --timeout 120 --output-on-failure > "$work/gpu-checks/ctest-gpu.log" 2>&1
+  timeout "$(left)" ctest --test-dir build-gpu -L gpu -j "${JOBS:-$(nproc)}" --timeout 120 --output-on-failure > "$work/gpu-checks/ctest-gpu.log" 2>&1
   echo "ctest rc=$?" | tee -a "$work/gpu-checks/ctest-gpu.log"
   grep -E "tests passed|\*\*\*" "$work/gpu-checks/ctest-gpu.log" | tail -20
 fi
