@@ -143,7 +143,8 @@ def report(path, commit=None):
     commits = sorted({r["commit"] + ("-dirty" if r.get("dirty") else "") for r in recs})
     out.append(f"# Multigrid with PETSc's tutorials: every type against aijcusparse\n")
     out.append(f"GPU: {', '.join(sorted(dev))}; commit {', '.join(commits)}; PETSc {recs[0]['petsc']}, CUDA {recs[0]['cuda']}, driver {recs[0]['driver']}. "
-               "Times from `-log_view -log_view_gpu_time` (max over ranks), median of the repeats; written by `bench/mg.py`.\n")
+               "Times from `-log_view -log_view_gpu_time` (max over ranks), median of the repeats (PCSetUp: with the least and the "
+               "greatest of them); written by `bench/mg.py`.\n")
     out.append("KSPSolve target: aijcusparse's KSPSolve less 90% of the MatMult time the type saves (issue \"the cost around the kernel\"): "
                "met when the type's KSPSolve is at most it.\n")
     out.append("| case | type | runs | iterations | PCSetUp s | KSPSolve s | SNESSolve s | PCSetUp / aijcusparse | setup + solve / aijcusparse | MatMult s (count) | format builds (s) | PtAP GPU %F | KSPSolve target s |")
@@ -165,12 +166,13 @@ def report(path, commit=None):
                 return med([r[name][key] for r in rr if name in r])
             solve = ev("SNESSolve") if ev("SNESSolve") is not None else ev("KSPSolve")
             setup = ev("PCSetUp")
+            setups = [r["PCSetUp"]["s"] for r in rr if "PCSetUp" in r]
             builds = sum(med([r[e]["s"] for r in rr if e in r]) or 0 for e in ("CMRSBuild", "SELLCSBuild", "BCEBuild"))
             nbuilds = sum(med([r[e]["count"] for r in rr if e in r]) or 0 for e in ("CMRSBuild", "SELLCSBuild", "BCEBuild"))
             its = sorted({" ".join(map(str, r["iterations"])) for r in rr})
             stats[t] = dict(n=len(rr), nfail=len([r for r in rows if r["type"] == t and r["rc"]]), its=" / ".join(its), setup=setup, ksp=ev("KSPSolve"), snes=ev("SNESSolve"),
                             sum=(setup or 0) + (solve or 0) if setup is not None else None, mm=ev("MatMult"), mmc=ev("MatMult", "count"), builds=builds, nbuilds=nbuilds,
-                            ptap=ev("MatPtAPNumeric", "gpu_flop_pct"))
+                            ptap=ev("MatPtAPNumeric", "gpu_flop_pct"), setup_range=(min(setups), max(setups)) if len(setups) > 1 else None)
         ref = stats.get("aijcusparse")
         for t in types:
             s = stats[t]
@@ -178,11 +180,12 @@ def report(path, commit=None):
             rs = "" if not ref or not ref["setup"] or s["setup"] is None else f"{s['setup'] / ref['setup']:.3f}"
             rt = "" if not ref or not ref["sum"] or s["sum"] is None else f"{s['sum'] / ref['sum']:.3f}"
             fails = f" ({s['nfail']} failed)" if s["nfail"] else ""
+            spread = "" if s["setup_range"] is None else f" ({s['setup_range'][0]:.3f}-{s['setup_range'][1]:.3f})"
             target = ""
             if t != "aijcusparse" and ref and None not in (ref["ksp"], ref["mm"], s["ksp"], s["mm"]):
                 goal = ref["ksp"] - 0.9 * (ref["mm"] - s["mm"])
                 target = f"{goal:.3f} ({'met' if s['ksp'] <= goal else 'not met'})"
-            out.append(f"| {case} | {t} | {s['n']}{fails} | {s['its']} | {f(s['setup'])} | {f(s['ksp'])} | {f(s['snes'])} | {rs} | {rt} | {f(s['mm'], 4)} ({'' if s['mmc'] is None else int(s['mmc'])}) | "
+            out.append(f"| {case} | {t} | {s['n']}{fails} | {s['its']} | {f(s['setup'])}{spread} | {f(s['ksp'])} | {f(s['snes'])} | {rs} | {rt} | {f(s['mm'], 4)} ({'' if s['mmc'] is None else int(s['mmc'])}) | "
                        f"{int(s['nbuilds'])} ({s['builds']:.4f}) | {'' if s['ptap'] is None else int(s['ptap'])} | {target} |")
     md = os.path.splitext(path)[0] + ".md"
     open(md, "w").write("\n".join(out) + "\n")

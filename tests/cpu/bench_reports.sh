@@ -64,4 +64,15 @@ python3 "$bench/mg.py" --report "$work/mg.jsonl" --commit all > "$work/mg.out"
 expect "$work/mg.md" '^\| ex45_jacobi_200 \| sellcs \| 1 \| 500 \|' "mg.py --commit all: the first run's records"
 expect "$work/mg.md" '^\| ex45_gamg_129 \| aijcusparse \| 1 \| 8 \|' "mg.py --commit all: the second run's records"
 expect "$work/mg.md" 'commit beef123, c0ffee0' "mg.py --commit all: both commits named"
+# a repeat: the median of PCSetUp with the least and the greatest of the runs
+python3 - "$work/mg.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[1], "a") as f:
+    f.write(json.dumps({"case": "ex45_gamg_129", "type": "aijcusparse", "nprocs": 1, "gpus": 1, "rc": 0, "iterations": [8],
+                        "KSPSolve": {"count": 1, "s": 0.1, "gpu_flop_pct": 100.0}, "PCSetUp": {"count": 1, "s": 5.0, "gpu_flop_pct": 100.0},
+                        "MatMult": {"count": 193, "s": 0.04, "gpu_flop_pct": 100.0},
+                        "commit": "beef123", "dirty": False, "gpu": "GPU", "driver": "", "cuda": "13.0", "petsc": "3.22.5"}) + "\n")
+PY
+python3 "$bench/mg.py" --report "$work/mg.jsonl" > "$work/mg.out"
+expect "$work/mg.md" '^\| ex45_gamg_129 \| aijcusparse \| 2 \| 8 \| 4\.000 \(3\.000-5\.000\) \|' "mg.py: the median of two runs with their range"
 echo "scaling_report.py and mg.py --report: as documented on known records"
