@@ -388,7 +388,7 @@ static PetscErrorCode CheckProducts(Mat A, Mat R, PetscBool naninf, const char *
     if (mpi) PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
     PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
     PetscCall(MatGetLocalSize(Ad, &m, NULL));
-    PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
+    PetscCall(MatGPUFormatGetDeviceMemory(Ad, &bytes, NULL)); /* the diagonal block's alone (on A, both blocks') */
     PetscCheck(!(info.nz_used > 0 && m > 0) || bytes > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the format of the diagonal block was never built", what);
   }
   PetscCall(CheckTypes(A, what)); /* and after the products */
@@ -902,12 +902,13 @@ static PetscErrorCode CheckProduct(ProdKind k, Mat A, Mat P, Mat R, Mat D, Mat A
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s's own result fails PETSc's check: not compared with it\n", what, MATMPIAIJ));
     nskipped++;
   }
+  /* the check above multiplies through our own operands: one reference at least must be independent of them */
+  PetscCheck(okr || okh, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: neither %s's nor %s's result passes PETSc's check: ours compared with none", what, MATMPIAIJCUSPARSE, MATMPIAIJ);
   PetscCall(PetscObjectTypeCompare((PetscObject)Dr, MATMPIAIJCUSPARSE, &cusparse));
-  if (cusparse && (okh || okr)) { /* the result takes our type (CheckProducts() checks it) */
+  if (cusparse) { /* the result takes our type (CheckProducts() checks it) */
     PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s, its result", what));
     PetscCall(CheckProducts(D, okh ? Dh : Dr, PETSC_FALSE, msg));
-  } else if (cusparse) PetscCall(CheckTypes(D, what));
-  else {
+  } else {
     PetscCall(PetscObjectTypeCompare((PetscObject)D, ((PetscObject)Dr)->type_name, &cusparse));
     PetscCheck(cusparse, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: result of type %s, %s's of type %s", what, ((PetscObject)D)->type_name, MATMPIAIJCUSPARSE, ((PetscObject)Dr)->type_name);
     nchecks++;
@@ -978,9 +979,12 @@ static PetscErrorCode CheckMatProducts(void)
         PetscCall(MatConvert(HA, ours[o][0] ? mpitype : MATMPIAIJCUSPARSE, MAT_INITIAL_MATRIX, &A));
         PetscCall(MatConvert(HP, ours[o][1] ? mpitype : MATMPIAIJCUSPARSE, MAT_INITIAL_MATRIX, &P));
         PetscCall(MatConvert(HR, ours[o][1] ? mpitype : MATMPIAIJCUSPARSE, MAT_INITIAL_MATRIX, &R));
-        /* A's values newer on the GPU than on the host, as after MatScale() or MatSetValuesCOO() with device values */
-        PetscCall(MatScale(A, -1.0));
-        PetscCall(MatScale(A, -1.0));
+        /* A's values newer on the GPU than on the host, as after MatScale() or MatSetValuesCOO() with device values, and
+           different from them, so that a product that read the stale host values would show it; the references alike */
+        PetscCall(MatScale(A, 2.0));
+        PetscCall(MatScale(Ar, 2.0));
+        PetscCall(HostCurrent(Ar));
+        PetscCall(MatScale(HA, 2.0));
         {
           Mat Ad;
           int gpu, anygpu;
@@ -1004,9 +1008,9 @@ static PetscErrorCode CheckMatProducts(void)
         PetscCall(UserProduct((ProdKind)k, HA, HP, HR, MAT_REUSE_MATRIX, &Dh));
         PetscCall(PetscStrlcat(what, ", reused after new values of A", sizeof(what)));
         PetscCall(CheckProduct((ProdKind)k, A, P, R, D, Ar, Pr, Rr, Dr, HA, HP, HR, Dh, what));
-        PetscCall(MatScale(Ar, -2.0));
+        PetscCall(MatScale(Ar, -1.0)); /* back to the values of HA as built: 2 x -0.5 */
         PetscCall(HostCurrent(Ar));
-        PetscCall(MatScale(HA, -2.0));
+        PetscCall(MatScale(HA, -1.0));
         PetscCall(MatDestroy(&D));
         PetscCall(MatDestroy(&Dr));
         PetscCall(MatDestroy(&Dh));
