@@ -581,7 +581,8 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
   PetscCall(MatGPUFormatVecIsCUDA_Private(y, &cy));
   PetscCall(MatGPUFormatVecIsCUDA_Private(z, &cz));
   if (!cx || !cy || !cz) { /* host vectors (VECSEQ, ...): staged through CUDA vectors */
-    Vec xw = NULL, yw = NULL, zw;
+    Vec            xw = NULL, yw = NULL, zw = NULL;
+    PetscErrorCode ierr;
 
     PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
     if (!ctx->hostinfo) {
@@ -589,18 +590,18 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
       ctx->hostinfo = PETSC_TRUE;
     }
 
-    PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, A->cmap->n, &xw));
-    PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, A->rmap->n, &zw));
-    PetscCall(MatGPUFormatLocalCopy_Private(x, xw));
-    if (y) {
-      PetscCall(VecDuplicate(zw, &yw));
-      PetscCall(MatGPUFormatLocalCopy_Private(y, yw));
-    }
-    PetscCall(MatMultKernel_GPUFormat(A, xw, yw, zw));
-    PetscCall(MatGPUFormatLocalCopy_Private(zw, z));
+    /* the copies are destroyed on every path: a build in the product may fail (out of device memory) */
+    ierr = VecCreateSeqCUDA(PETSC_COMM_SELF, A->cmap->n, &xw);
+    if (!ierr) ierr = VecCreateSeqCUDA(PETSC_COMM_SELF, A->rmap->n, &zw);
+    if (!ierr) ierr = MatGPUFormatLocalCopy_Private(x, xw);
+    if (!ierr && y) ierr = VecDuplicate(zw, &yw);
+    if (!ierr && y) ierr = MatGPUFormatLocalCopy_Private(y, yw);
+    if (!ierr) ierr = MatMultKernel_GPUFormat(A, xw, yw, zw);
+    if (!ierr) ierr = MatGPUFormatLocalCopy_Private(zw, z);
     PetscCall(VecDestroy(&xw));
     PetscCall(VecDestroy(&yw));
     PetscCall(VecDestroy(&zw));
+    PetscCall(ierr);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
