@@ -8,7 +8,7 @@ Every run appends one JSON record to RESULTS (default bench/results/<gpu>/mg.jso
 dirty flag, GPU, driver, CUDA and PETSc versions); then the report (median of the repeats) is written next to it
 as mg.md.
 
-  python3 bench/mg.py [--build build-gpu] [--types aijcusparse,cmrs,sellcs,bce] [--repeat 3] [--cases ex45_gamg_65,...] [--np 1,2]
+  python3 bench/mg.py [--build build-gpu] [--types aijcusparse,cmrs,sellcs,bce] [--repeat 3] [--warmup 1] [--cases ex45_gamg_65,...] [--np 1,2]
   python3 bench/mg.py --report bench/results/h100/mg.jsonl [--commit C]   # the report only (of C, else of the last run's commit;
                                                                           # C may be a list C1,C2 or all)
 
@@ -127,7 +127,7 @@ def med(vals):
 def report(path, commit=None):
     """The report of one commit's records (default: the commit of the last record; the file is append-only), or of
     several (commit: a comma separated list, or "all": every record, for a file that merges runs without repeats)"""
-    recs = [json.loads(line) for line in open(path) if line.strip()]
+    recs = [r for r in (json.loads(line) for line in open(path) if line.strip()) if not r.get("warmup")]
     if recs and commit and (commit == "all" or "," in commit):
         wanted = commit.split(",")
         recs = [r for r in recs if commit == "all" or any(r.get("commit", "").startswith(c) for c in wanted)]
@@ -198,6 +198,7 @@ def main():
     ap.add_argument("--types", default="aijcusparse,cmrs,sellcs,bce")
     ap.add_argument("--cases", default=",".join(DEFAULT_CASES), help="among " + ",".join(CASES))
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--warmup", type=int, default=1, help="runs of every type per case before the repeats, recorded as warm-up and left out of the report")
     ap.add_argument("--np", default="1", help="comma separated process counts (mpiexec -n)")
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--results", default=None)
@@ -215,10 +216,12 @@ def main():
     lib = os.path.abspath(os.path.join(args.build, "libpetscgpuformats.so"))
     with open(results, "a") as f:
         for case in args.cases.split(","):
-            for rep in range(args.repeat):
+            for rep in range(-args.warmup, args.repeat):
                 for nprocs in [int(n) for n in args.np.split(",")]:
                     for typ in args.types.split(","):  # types interleaved, so that drift hits all alike
                         rec = run(args, case, typ, lib, prov, nprocs)
+                        if rep < 0:  # the first run of a program pays for loading it and its libraries from disk
+                            rec["warmup"] = True
                         f.write(json.dumps(rec) + "\n")
                         f.flush()
                         print(f"{case} np {nprocs} {typ} rep {rep}: rc {rec['rc']} its {rec.get('iterations')} PCSetUp {rec.get('PCSetUp', {}).get('s')} "

@@ -50,11 +50,12 @@ expect "$work/mg.md" '^\| ex45_jacobi_200 \| sellcs \| 1 \| 500 \| 0\.000 \| 0\.
 expect "$work/mg.md" '^\| ex45_jacobi_200, 2 processes on 2 GPUs \| sellcs \| 1 \| 500 \| 0\.000 \| 0\.250 \|' "mg.py: two processes, reported apart"
 # records of two runs merged: --commit all reports both, the default the last run's alone
 # gamg_record PCSETUP: one record of ex45_gamg_129 with aijcusparse, commit beef123, appended to mg.jsonl
+# gamg_record PCSETUP warmup: the same, a warm-up run
 gamg_record() {
-  python3 - "$work/mg.jsonl" "$1" <<'PY'
+  python3 - "$work/mg.jsonl" "$1" "${2:-}" <<'PY'
 import json, sys
 with open(sys.argv[1], "a") as f:
-    f.write(json.dumps({"case": "ex45_gamg_129", "type": "aijcusparse", "nprocs": 1, "gpus": 1, "rc": 0, "iterations": [8],
+    f.write(json.dumps({**({"warmup": True} if sys.argv[3] else {}), "case": "ex45_gamg_129", "type": "aijcusparse", "nprocs": 1, "gpus": 1, "rc": 0, "iterations": [8],
                         "KSPSolve": {"count": 1, "s": 0.1, "gpu_flop_pct": 100.0}, "PCSetUp": {"count": 1, "s": float(sys.argv[2]), "gpu_flop_pct": 100.0},
                         "MatMult": {"count": 193, "s": 0.04, "gpu_flop_pct": 100.0},
                         "commit": "beef123", "dirty": False, "gpu": "GPU", "driver": "", "cuda": "13.0", "petsc": "3.22.5"}) + "\n")
@@ -70,6 +71,7 @@ expect "$work/mg.md" '^\| ex45_gamg_129 \| aijcusparse \| 1 \| 8 \|' "mg.py --co
 expect "$work/mg.md" 'commit beef123, c0ffee0' "mg.py --commit all: both commits named"
 # a repeat: the median of PCSetUp with the least and the greatest of the runs
 gamg_record 5.0
+gamg_record 100.0 warmup
 python3 "$bench/mg.py" --report "$work/mg.jsonl" > "$work/mg.out"
-expect "$work/mg.md" '^\| ex45_gamg_129 \| aijcusparse \| 2 \| 8 \| 4\.000 \(3\.000-5\.000\) \|' "mg.py: the median of two runs with their range"
+expect "$work/mg.md" '^\| ex45_gamg_129 \| aijcusparse \| 2 \| 8 \| 4\.000 \(3\.000-5\.000\) \|' "mg.py: the median of two runs with their range, the warm-up run left out"
 echo "scaling_report.py and mg.py --report: as documented on known records"
