@@ -371,6 +371,9 @@ static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
   int              local[2], global[2];
 
   PetscFunctionBegin;
+  /* during a product phase the blocks present themselves as cuSPARSE's and build nothing here: no agreement is recorded
+     then, so that the next product after the phase makes it */
+  if (MatGPUFormatMasqueradeDepth) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   PetscCall(MatGetNonzeroState(A, &nzstate));
@@ -468,7 +471,7 @@ static PetscErrorCode MatMult_MPIGPUFormat(Mat A, Vec x, Vec y)
   PetscCall(MatGPUFormatMPIPrepare_Private(A));
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   g = (MatGPUFormatGhost *)ctx->ghost;
-  if (ctx->overlap && g && g->sc) {
+  if (ctx->overlap && g && g->sc && !MatGPUFormatMasqueradeDepth) { /* in a product phase the scatter may be stale */
     PetscCall(MatGPUFormatVecIsCUDA_Private(x, &cx));
     PetscCall(MatGPUFormatVecIsCUDA_Private(y, &cy));
   } else cx = cy = PETSC_FALSE;

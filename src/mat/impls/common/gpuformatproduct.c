@@ -74,18 +74,24 @@ static PetscErrorCode MatGPUFormatMasqueradeAdd_Private(MatGPUFormatMasquerade *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Our matrices among A, B, C (of an ABC product) and D present themselves as MATSEQAIJCUSPARSE */
+static PetscErrorCode MatGPUFormatMasqueradeEnd_Private(MatGPUFormatMasquerade *);
+
+/* Our matrices among A, B, C (of an ABC product) and D present themselves as MATSEQAIJCUSPARSE; if that fails part of
+   the way, those already renamed get their names back */
 static PetscErrorCode MatGPUFormatMasqueradeBegin_Private(Mat D, PetscBool withD, MatGPUFormatMasquerade *mq)
 {
-  Mat_Product *product = D->product;
+  Mat_Product   *product = D->product;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   mq->n = 0;
   MatGPUFormatMasqueradeDepth++;
-  PetscCall(MatGPUFormatMasqueradeAdd_Private(mq, product->A));
-  PetscCall(MatGPUFormatMasqueradeAdd_Private(mq, product->B));
-  if (product->type == MATPRODUCT_ABC) PetscCall(MatGPUFormatMasqueradeAdd_Private(mq, product->C));
-  if (withD) PetscCall(MatGPUFormatMasqueradeAdd_Private(mq, D));
+  ierr = MatGPUFormatMasqueradeAdd_Private(mq, product->A);
+  if (!ierr) ierr = MatGPUFormatMasqueradeAdd_Private(mq, product->B);
+  if (!ierr && product->type == MATPRODUCT_ABC) ierr = MatGPUFormatMasqueradeAdd_Private(mq, product->C);
+  if (!ierr && withD) ierr = MatGPUFormatMasqueradeAdd_Private(mq, D);
+  if (ierr) PetscCall(MatGPUFormatMasqueradeEnd_Private(mq));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
