@@ -376,6 +376,26 @@ static PetscErrorCode MatGPUFormatNonzeros_Private(Mat A, PetscInt *nnz)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+/* The build from the device CSR: its row statistics, then the format's own build */
+static PetscErrorCode MatGPUFormatBuildFromCSR_Private(Mat_GPUFormat *ctx, MatGPUFormatCSR *csr, MatGPUFormatPhases *phases)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatRowStats_Private(ctx->ops->title, csr->m, csr->rowptr, csr->stream, &csr->stats));
+  PetscCheck(csr->stats.nnz == ctx->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Device CSR has %" PetscInt_FMT " entries, host %" PetscInt_FMT, csr->stats.nnz, ctx->nnz);
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "row statistics"));
+  csr->nnz                  = ctx->nnz;
+  ctx->nzrows               = csr->stats.nzrows;
+  MatGPUFormatCurrentPhases = phases;
+  ierr                      = ctx->ops->build(ctx->fmt, csr);
+  MatGPUFormatCurrentPhases = NULL;
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 /*
    Brings the format up to date with the matrix: a full build after a change of the nonzero pattern (or
    of a parameter), a values-only refresh after a change of values, nothing otherwise. Empty matrices
@@ -423,14 +443,7 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
     PetscCall(PetscGetCurrentCUDAStream(&csr.stream));
     if (build) {
       PetscCall(MatGPUFormatBuildPhase_Private(&csr, "device CSR"));
-      PetscCall(MatGPUFormatRowStats_Private(csr.m, csr.rowptr, csr.stream, &csr.stats));
-      PetscCheck(csr.stats.nnz == ctx->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Device CSR has %" PetscInt_FMT " entries, host %" PetscInt_FMT, csr.stats.nnz, ctx->nnz);
-      PetscCall(MatGPUFormatBuildPhase_Private(&csr, "row statistics"));
-      csr.nnz                   = ctx->nnz;
-      ctx->nzrows               = csr.stats.nzrows;
-      MatGPUFormatCurrentPhases = &phases;
-      ierr                      = ctx->ops->build(ctx->fmt, &csr);
-      MatGPUFormatCurrentPhases = NULL;
+      ierr = MatGPUFormatBuildFromCSR_Private(ctx, &csr, &phases); /* an error, out of device memory among them, below */
     } else {
       PetscCall(PetscArrayzero(&csr.stats, 1));
       csr.nnz = ctx->nnz;

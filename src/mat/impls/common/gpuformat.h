@@ -116,7 +116,7 @@ PETSC_INTERN PetscErrorCode MatGPUFormatInvalidate_Private(Mat);
 #endif
 
 /* Device helpers shared by formats (cuda/gpuformat.cu) */
-PETSC_INTERN PetscErrorCode MatGPUFormatRowStats_Private(PetscInt, const int *, cudaStream_t, MatGPUFormatRowStats *);
+PETSC_INTERN PetscErrorCode MatGPUFormatRowStats_Private(const char *, PetscInt, const int *, cudaStream_t, MatGPUFormatRowStats *);
 PETSC_INTERN PetscErrorCode MatGPUFormatGatherValues_Private(PetscInt64, const int *, const PetscScalar *, PetscScalar *, cudaStream_t);
 PETSC_INTERN PetscErrorCode MatGPUFormatDeviceMalloc_Private(const char *, size_t, void **);
 PETSC_INTERN PetscErrorCode MatGPUFormatDeviceFree_Private(void **);

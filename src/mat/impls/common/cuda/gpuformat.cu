@@ -50,20 +50,25 @@ __global__ static void __launch_bounds__(GPUFORMAT_BLOCK) row_stats_kernel(int m
 }
 
 /* Row-length statistics of a device CSR with m > 0 rows, in one pass; synchronizes the stream */
-PetscErrorCode MatGPUFormatRowStats_Private(PetscInt m, const int *rowptr, cudaStream_t stream, MatGPUFormatRowStats *stats)
+PetscErrorCode MatGPUFormatRowStats_Private(const char *title, PetscInt m, const int *rowptr, cudaStream_t stream, MatGPUFormatRowStats *stats)
 {
-  RowStatsAccum  h, *d;
+  RowStatsAccum  h, *d = NULL;
   const unsigned nblocks = (unsigned)PetscMin((m + GPUFORMAT_BLOCK - 1) / GPUFORMAT_BLOCK, ROWSTATS_GRID);
   PetscLogDouble var;
+  cudaError_t    err;
 
   PetscFunctionBegin;
-  PetscCallCUDA(cudaMalloc((void **)&d, sizeof(*d)));
-  PetscCallCUDA(cudaMemsetAsync(d, 0, sizeof(*d), stream));
-  row_stats_kernel<<<nblocks, GPUFORMAT_BLOCK, 0, stream>>>((int)m, rowptr, d);
-  PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cudaMemcpyAsync(&h, d, sizeof(h), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCallCUDA(cudaFree(d));
+  /* through the format's allocator: out of device memory is PETSC_ERR_MEM there, which the build falls back from */
+  PetscCall(MatGPUFormatDeviceMalloc_Private(title, sizeof(*d), (void **)&d));
+  err = cudaMemsetAsync(d, 0, sizeof(*d), stream);
+  if (err == cudaSuccess) {
+    row_stats_kernel<<<nblocks, GPUFORMAT_BLOCK, 0, stream>>>((int)m, rowptr, d);
+    err = cudaGetLastError();
+  }
+  if (err == cudaSuccess) err = cudaMemcpyAsync(&h, d, sizeof(h), cudaMemcpyDeviceToHost, stream);
+  if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&d)); /* on every path */
+  PetscCallCUDA(err);
   /* the lengths and their squares are summed exactly (at most 2^31 entries, so a sum of squares below 2^62) */
   stats->nnz    = (PetscInt)h.nnz;
   stats->nzrows = (PetscInt)h.nzrows;
