@@ -884,6 +884,7 @@ static PetscErrorCode MatView_GPUFormat(Mat A, PetscViewer viewer)
   Mat_GPUFormat    *ctx;
   PetscBool         isascii;
   PetscViewerFormat format;
+  PetscErrorCode    berr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatBaseOps.view(A, viewer));
@@ -892,10 +893,17 @@ static PetscErrorCode MatView_GPUFormat(Mat A, PetscViewer viewer)
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  if (A->assembled && !A->boundtocpu && !ctx->oom) PetscCall(MatGPUFormatUpdate_Private(A, ctx));
+  /* the view builds, to show what the build chose; a build that fails is reported here, not raised: a view may run on
+     some processes alone (a block's, through a subviewer), where an error would leave the others waiting */
+  if (A->assembled && !A->boundtocpu && !ctx->oom) {
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    berr = MatGPUFormatUpdate_Private(A, ctx);
+    PetscCall(PetscPopErrorHandler());
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s GPU format:\n", ctx->ops->title));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   if (ctx->oom) PetscCall(PetscViewerASCIIPrintf(viewer, "not built: it did not fit in device memory; products use cuSPARSE's CSR until the pattern or a parameter changes\n"));
+  else if (berr) PetscCall(PetscViewerASCIIPrintf(viewer, "not built: the build failed (PETSc error %d); the next product builds again and reports the error\n", (int)berr));
   else if (!ctx->built) PetscCall(PetscViewerASCIIPrintf(viewer, "not built (the matrix is bound to the CPU or not assembled)\n"));
   else if (!ctx->nnz || !A->rmap->n) PetscCall(PetscViewerASCIIPrintf(viewer, "empty matrix: products need no format\n"));
   else {
