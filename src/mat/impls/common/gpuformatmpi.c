@@ -366,7 +366,7 @@ static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
   PetscObjectState nzstate;
   PetscObjectId    id[2] = {0, 0};
   Mat              Ad, Ao;
-  PetscErrorCode   ierr;
+  PetscErrorCode   ierr, serr;
   PetscBool        stale = PETSC_FALSE;
   int              local[2], global[2];
 
@@ -374,15 +374,21 @@ static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
   /* during a product phase the blocks present themselves as cuSPARSE's and build nothing here: no agreement is recorded
      then, so that the next product after the phase makes it */
   if (MatGPUFormatMasqueradeDepth) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
+  /* the blocks into the format: work only after new blocks or an option change, which the agreement below follows, so
+     that a failure there (out of host memory) is agreed on too */
+  serr = MatGPUFormatMPISyncBlocks_Private(A);
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   PetscCall(MatGetNonzeroState(A, &nzstate));
   PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, NULL));
   if (Ad) PetscCall(PetscObjectGetId((PetscObject)Ad, &id[0]));
   if (Ao) PetscCall(PetscObjectGetId((PetscObject)Ao, &id[1]));
-  if (!ctx->syncneeded && nzstate == ctx->syncnzstate && id[0] == ctx->syncid[0] && id[1] == ctx->syncid[1]) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!ctx->syncneeded && nzstate == ctx->syncnzstate && id[0] == ctx->syncid[0] && id[1] == ctx->syncid[1]) {
+    PetscCall(serr);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscInfo(A, "%s: every process brings its blocks up to date before the product (nonzero state %" PetscInt64_FMT ")\n", ((PetscObject)A)->type_name, (PetscInt64)nzstate));
-  ierr = Ad ? MatGPUFormatPrepare_Private(Ad) : PETSC_SUCCESS;
+  ierr = serr;
+  if (!ierr && Ad) ierr = MatGPUFormatPrepare_Private(Ad);
   if (!ierr && Ao) ierr = MatGPUFormatPrepare_Private(Ao);
   /* -mat_gpuformat_overlap: the scatter is set up again by every process when the ghost columns changed on any */
   if (ctx->overlap) PetscCall(MatGPUFormatGhostStale_Private(A, ctx, &stale));
