@@ -14,8 +14,8 @@ static char help[] = "Solves a Laplacian system with KSP; the matrix type comes 
    Description:
      Assembles the Dirichlet Laplacian of an N^dim grid (4 or 6 on the diagonal, -1 for each
      neighbour inside the grid), or loads a matrix from a file, with the type selected by
-     MatSetFromOptions(). The right-hand side is b = A x_exact with x_exact random in [0.5, 1.5) (a fixed
-     seed: the same on every run with the same processes), and the system is
+     MatSetFromOptions(). The right-hand side is b = A x_exact with x_exact random in [0.5, 1.5) (fixed
+     seeds, one per process: the same on every run with the same processes), and the system is
      solved with KSPSetFromOptions() (defaults: CG, Jacobi, relative tolerance 1e-8) from a zero
      initial guess. Afterwards -mult_reps products MatMult(A, x, b2) are timed.
 
@@ -193,7 +193,12 @@ int main(int argc, char **argv)
   PetscCall(VecDuplicate(b, &b2));
   PetscCall(PetscRandomCreate(comm, &rnd));
   PetscCall(PetscRandomSetInterval(rnd, 0.5, 1.5));
-  PetscCall(PetscRandomSetSeed(rnd, 20261126));
+  {
+    PetscMPIInt rank;
+
+    PetscCallMPI(MPI_Comm_rank(comm, &rank));
+    PetscCall(PetscRandomSetSeed(rnd, 20261126 + (unsigned long)rank)); /* each process its own values */
+  }
   PetscCall(PetscRandomSeed(rnd));
   PetscCall(VecSetRandom(xexact, rnd));
   PetscCall(PetscRandomDestroy(&rnd));

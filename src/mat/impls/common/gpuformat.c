@@ -392,6 +392,35 @@ static PetscErrorCode MatGPUFormatBuildFromCSR_Private(Mat_GPUFormat *ctx, MatGP
   ierr                      = ctx->ops->build(ctx->fmt, csr);
   MatGPUFormatCurrentPhases = NULL;
   PetscCall(ierr);
+  /* a build waits for its kernels (its time is recorded, and their errors belong to it); a refresh stays asynchronous,
+     ordered before the product on the same stream as a product is */
+  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The format from the device CSR of A: built, or its values refreshed; the accessors are closed on every path */
+static PetscErrorCode MatGPUFormatFromCSR_Private(Mat A, Mat_GPUFormat *ctx, PetscBool build, MatGPUFormatCSR *csr, MatGPUFormatPhases *phases)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &csr->rowptr, &csr->colind));
+  ierr = MatSeqAIJCUSPARSEGetArrayRead(A, &csr->val);
+  if (ierr) {
+    PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &csr->rowptr, &csr->colind));
+    PetscCall(ierr);
+  }
+  ierr = PetscGetCurrentCUDAStream(&csr->stream);
+  if (!ierr && build) {
+    ierr = MatGPUFormatBuildPhase_Private(csr, "device CSR");
+    if (!ierr) ierr = MatGPUFormatBuildFromCSR_Private(ctx, csr, phases);
+  } else if (!ierr) {
+    csr->nnz = ctx->nnz;
+    ierr     = ctx->ops->refresh(ctx->fmt, csr);
+  }
+  PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &csr->val));
+  PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &csr->rowptr, &csr->colind));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
@@ -435,26 +464,12 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
     if (phases.on) PetscCallCUDA(cudaDeviceSynchronize()); /* the build's phases alone */
     PetscCall(PetscTime(&t0));
     phases.last = t0;
-    csr.m       = A->rmap->n;
-    csr.n       = A->cmap->n;
-    csr.phases  = build ? &phases : NULL;
-    PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &csr.rowptr, &csr.colind));
-    PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &csr.val));
-    PetscCall(PetscGetCurrentCUDAStream(&csr.stream));
-    if (build) {
-      PetscCall(MatGPUFormatBuildPhase_Private(&csr, "device CSR"));
-      ierr = MatGPUFormatBuildFromCSR_Private(ctx, &csr, &phases); /* an error, out of device memory among them, below */
-    } else {
-      PetscCall(PetscArrayzero(&csr.stats, 1));
-      csr.nnz = ctx->nnz;
-      ierr    = ctx->ops->refresh(ctx->fmt, &csr);
-    }
-    /* a build waits for its kernels (its time is recorded, and their errors belong to it); a refresh stays asynchronous,
-       ordered before the product on the same stream as a product is */
-    if (!ierr && build) PetscCallCUDA(cudaStreamSynchronize(csr.stream));
-    /* the accessors and the log event are closed on the error path too */
-    PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &csr.val));
-    PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &csr.rowptr, &csr.colind));
+    PetscCall(PetscArrayzero(&csr, 1));
+    csr.m      = A->rmap->n;
+    csr.n      = A->cmap->n;
+    csr.phases = build ? &phases : NULL;
+    /* an error, out of device memory among them, is handled below, after the log event is closed */
+    ierr = MatGPUFormatFromCSR_Private(A, ctx, build, &csr, &phases);
     PetscCall(PetscTime(&t1));
     PetscCall(PetscLogEventEnd(build ? ctx->ops->event_build : ctx->ops->event_values, A, 0, 0, 0));
     if (ierr) {
