@@ -404,10 +404,10 @@ static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
   /* the scatter of the new ghost columns, before the build's error, which a caller may catch to multiply again; if it
      fails (on every process alike), none keeps one and the next product tries again */
   if (global[1]) {
-    PetscErrorCode serr = MatGPUFormatGhostSetUp_Private(A, ctx);
+    PetscErrorCode gerr = MatGPUFormatGhostSetUp_Private(A, ctx);
 
-    if (serr) ctx->syncneeded = PETSC_TRUE;
-    PetscCall(serr);
+    if (gerr) ctx->syncneeded = PETSC_TRUE;
+    PetscCall(gerr);
   }
   PetscCheck(!global[0], PetscObjectComm((PetscObject)A), global[0] == PETSC_ERR_MEM ? PETSC_ERR_MEM : PETSC_ERR_LIB, "The GPU format of a block of %s could not be built on %s process (error %d)", ((PetscObject)A)->type_name, local[0] ? "this" : "another", global[0]);
   PetscFunctionReturn(PETSC_SUCCESS);
