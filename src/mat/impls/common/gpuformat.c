@@ -156,12 +156,15 @@ static PetscErrorCode MatGPUFormatSetOps_Private(Mat A, MatGPUFormatOps *ops, Pe
 PetscErrorCode MatGPUFormatConvertInPlace_Private(Mat A, MatGPUFormatOps *ops)
 {
   Mat_GPUFormat *ctx;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetBaseOps_Private());
   PetscCall(PetscNew(&ctx));
   ctx->ops = ops;
-  PetscCall(ops->create(&ctx->fmt));
+  ierr     = ops->create(&ctx->fmt);
+  if (ierr) PetscCall(PetscFree(ctx)); /* out of host memory: nothing is kept */
+  PetscCall(ierr);
   PetscCall(PetscObjectContainerCompose((PetscObject)A, MATGPUFORMAT_CTX, ctx, MatGPUFormatCtxDestroy));
   PetscCall(MatGPUFormatSetOps_Private(A, ops, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, ops->seqtype));
@@ -314,21 +317,21 @@ PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *ctx, MatGPUForma
 PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat A, Mat_GPUFormat *ctx, MatGPUFormatOptionItems PetscOptionsObject)
 {
   void          *before;
-  PetscBool      same;
+  PetscBool      same = PETSC_FALSE;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(ctx->ops->create(&before));
-  PetscCall(ctx->ops->copyparams(ctx->fmt, before));
-  ierr = MatGPUFormatCommonOptions_Private(ctx, PetscOptionsObject);
-  if (!ierr) ierr = ctx->ops->setfromoptions(ctx->fmt, PetscOptionsObject);
-  if (ierr) { /* an out-of-range value: the parameters stay those before (the common ones are assigned only when valid) */
-    PetscCall(ctx->ops->copyparams(before, ctx->fmt));
-    PetscCall(PetscFree(before));
+  ierr = ctx->ops->copyparams(ctx->fmt, before);
+  if (!ierr) {
+    ierr = MatGPUFormatCommonOptions_Private(ctx, PetscOptionsObject);
+    if (!ierr) ierr = ctx->ops->setfromoptions(ctx->fmt, PetscOptionsObject);
+    /* an out-of-range value: the parameters stay those before (the common ones are assigned only when valid) */
+    if (ierr) PetscCall(ctx->ops->copyparams(before, ctx->fmt));
+    else ierr = ctx->ops->sameparams(before, ctx->fmt, &same);
   }
+  PetscCall(PetscFree(before)); /* a fresh object holds no device data; freed on every path */
   PetscCall(ierr);
-  PetscCall(ctx->ops->sameparams(before, ctx->fmt, &same));
-  PetscCall(PetscFree(before));                            /* a fresh object holds no device data */
   if (!same) PetscCall(MatGPUFormatInvalidate_Private(A)); /* rebuilt at the next product; not when no parameter changed */
   else if (ctx->mpi) PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -751,12 +754,15 @@ static PetscErrorCode MatMultAdd_GPUFormat(Mat A, Vec x, Vec y, Vec z)
 static PetscErrorCode MatDuplicate_GPUFormat(Mat A, MatDuplicateOption op, Mat *B)
 {
   Mat_GPUFormat *ctx;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   PetscCall(MatGPUFormatBaseOps.duplicate(A, op, B)); /* a MATSEQAIJCUSPARSE */
-  PetscCall(MatGPUFormatConvertInPlace_Private(*B, ctx->ops));
-  PetscCall(MatGPUFormatCopyParams_Private(ctx, *B));
+  ierr = MatGPUFormatConvertInPlace_Private(*B, ctx->ops);
+  if (!ierr) ierr = MatGPUFormatCopyParams_Private(ctx, *B);
+  if (ierr) PetscCall(MatDestroy(B)); /* the new matrix is not handed out half made */
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

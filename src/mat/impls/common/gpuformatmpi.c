@@ -232,13 +232,16 @@ static PetscErrorCode MatGPUFormatMPISetOps_Private(Mat A, MatGPUFormatOps *ops,
 PetscErrorCode MatGPUFormatMPIConvertInPlace_Private(Mat A, MatGPUFormatOps *ops)
 {
   Mat_GPUFormat *ctx;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatMPIGetBaseOps_Private());
   PetscCall(PetscNew(&ctx));
   ctx->ops = ops;
   ctx->mpi = PETSC_TRUE;
-  PetscCall(ops->create(&ctx->fmt));
+  ierr     = ops->create(&ctx->fmt);
+  if (ierr) PetscCall(PetscFree(ctx)); /* out of host memory: nothing is kept */
+  PetscCall(ierr);
   PetscCall(PetscObjectContainerCompose((PetscObject)A, MATGPUFORMAT_CTX, ctx, MatGPUFormatMPICtxDestroy));
   PetscCall(MatGPUFormatMPISetOps_Private(A, ops, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, ops->mpitype));
@@ -562,22 +565,26 @@ static PetscErrorCode MatTranspose_MPIGPUFormat(Mat A, MatReuse reuse, Mat *B)
   PetscCall(MatGPUFormatMPIBaseOps.transpose(A, reuse, B));
   if (reuse == MAT_INPLACE_MATRIX) PetscCall(MatGPUFormatMPISyncBlocks_Private(A));
   else if (reuse == MAT_INITIAL_MATRIX) {
-    PetscCall(MatGPUFormatIsOurs_Private(*B, &bctx));
-    if (ctx && bctx && bctx->ops == ctx->ops) PetscCall(MatGPUFormatCopyParams_Private(ctx, *B));
+    PetscErrorCode ierr = MatGPUFormatIsOurs_Private(*B, &bctx);
+
+    if (!ierr && ctx && bctx && bctx->ops == ctx->ops) ierr = MatGPUFormatCopyParams_Private(ctx, *B);
+    if (ierr) PetscCall(MatDestroy(B)); /* the new matrix is not handed out half made */
+    PetscCall(ierr);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatDuplicate_MPIGPUFormat(Mat A, MatDuplicateOption op, Mat *B)
 {
-  Mat_GPUFormat *ctx, *bctx;
+  Mat_GPUFormat *ctx;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   PetscCall(MatGPUFormatMPIBaseOps.duplicate(A, op, B)); /* of A's type, through the registry, with duplicated blocks */
-  PetscCall(MatGPUFormatGetCtx_Private(*B, &bctx));
-  PetscCheck(bctx && bctx->mpi, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Duplicate of %s has type %s", ctx->ops->mpitype, ((PetscObject)*B)->type_name);
-  PetscCall(MatGPUFormatCopyParams_Private(ctx, *B));
+  ierr = MatGPUFormatCopyParams_Private(ctx, *B);        /* also checks that *B is of A's type */
+  if (ierr) PetscCall(MatDestroy(B));                    /* the new matrix is not handed out half made */
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
