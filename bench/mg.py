@@ -85,6 +85,12 @@ def parse(out):
         if m:
             t = m.group(2)
             rec[ev] = {"count": int(m.group(1)), "s": float(t) if t != "n/a" else None, "gpu_flop_pct": float(m.group(3)) if m.group(3) != "n/a" else None}
+    # every event of the table (the profile behind the report's "where the time differs"): name -> [count, max time s]
+    events = {}
+    for m in re.finditer(r"^([A-Za-z][\w:.-]*)\s+(\d+)\s+[\d.]+\s+(\d[\d.]*e[+-]\d+)\s", out, re.M):
+        events.setdefault(m.group(1), [int(m.group(2)), float(m.group(3))])
+    if events:
+        rec["events"] = events
     return rec
 
 
@@ -122,6 +128,41 @@ def run(args, case, typ, lib, prov, nprocs=1):
 def med(vals):
     vals = [v for v in vals if v is not None]
     return statistics.median(vals) if vals else None
+
+
+# events that contain the others (their time is the sum of what runs inside them), left out of the profile
+OUTER = {"PCSetUp", "KSPSolve", "SNESSolve", "KSPSetUp", "PCApply", "SNESJacobianEval", "KSPSolve_FS_0", "PCSetUpOnBlocks"}
+
+
+def profile(recs, cases, top=4):
+    """Per case: the share of aijcusparse's setup + solve that the product takes (the most a faster product can gain),
+    and, per type, the events whose median time differs most from aijcusparse's (records with the event table only)"""
+    out = ["", "## Where the time differs from aijcusparse", "",
+           "MatMult share: aijcusparse's MatMult time over its PCSetUp + solve, the most that any product, however fast, can take off "
+           "setup + solve. Events: the medians of the events (PETSc's -log_view table, nested events included in their parents) whose "
+           "time differs most from aijcusparse's, with the type's minus aijcusparse's time in ms.", "",
+           "| case | MatMult share | type | setup + solve - aijcusparse's, ms | events (type - aijcusparse, ms) |", "|---|---:|---|---:|---|"]
+    for case in cases:
+        rows = [r for r in recs if label(r) == case and r["rc"] == 0 and "events" in r]
+        ref = [r for r in rows if r["type"] == "aijcusparse"]
+        if not ref:
+            continue
+        def medev(rr, name):
+            return med([r["events"][name][1] for r in rr if name in r["events"]]) or 0.0
+        def total(rr):
+            solve = "SNESSolve" if any("SNESSolve" in r["events"] for r in rr) else "KSPSolve"
+            return medev(rr, "PCSetUp") + medev(rr, solve)
+        share = medev(ref, "MatMult") / total(ref) if total(ref) else None
+        names = {n for r in rows for n in r["events"]} - OUTER
+        for t in dict.fromkeys(r["type"] for r in rows):
+            if t == "aijcusparse":
+                continue
+            rr = [r for r in rows if r["type"] == t]
+            diffs = sorted(((medev(rr, n) - medev(ref, n)) * 1e3, n) for n in names)
+            big = sorted(diffs, key=lambda d: -abs(d[0]))[:top]
+            out.append(f"| {case} | {'' if share is None else f'{100 * share:.1f} %'} | {t} | {(total(rr) - total(ref)) * 1e3:+.1f} | "
+                       + ", ".join(f"{n} {d:+.1f}" for d, n in big) + " |")
+    return out if len(out) > 6 else []
 
 
 def report(path, commit=None):
@@ -187,6 +228,7 @@ def report(path, commit=None):
                 target = f"{goal:.3f} ({'met' if s['ksp'] <= goal else 'not met'})"
             out.append(f"| {case} | {t} | {s['n']}{fails} | {s['its']} | {f(s['setup'])}{spread} | {f(s['ksp'])} | {f(s['snes'])} | {rs} | {rt} | {f(s['mm'], 4)} ({'' if s['mmc'] is None else int(s['mmc'])}) | "
                        f"{int(s['nbuilds'])} ({s['builds']:.4f}) | {'' if s['ptap'] is None else int(s['ptap'])} | {target} |")
+    out += profile(recs, cases)
     md = os.path.splitext(path)[0] + ".md"
     open(md, "w").write("\n".join(out) + "\n")
     print("\n".join(out))

@@ -15,7 +15,9 @@
 # Everything goes into one file, OUTDIR/gpu-checks.tar.gz (a tool that returns only a few files gets all of it).
 #   bash tests/gpu/all.sh OUTDIR            environment: START, DEADLINE (default 540), STEPS, SUITE_NP (1 or all; default 1),
 #                                           SUITE_TYPES (the suite's -t), SUITE_BASELINE (its -B: aijcusparse's results.tsv
-#                                           of an earlier run instead of running it), JOBS (nproc), GPU_JOBS (ctest -j, 4: more processes on one GPU slow each many times over), DEBUG_TARBALL
+#                                           of an earlier run instead of running it), JOBS (nproc), GPU_JOBS (ctest -j, 4: more processes on one GPU slow each many times over), DEBUG_TARBALL,
+#                                           CTEST_ARGS (added to the gpu tests' ctest, e.g. "-R _mpi_" or "-E _mpi_": the whole
+#                                           run takes about 450 s on an H200, too long for one call with the build)
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
   sed -n '2,18p' "$0" | sed -E 's/^# ?//'
@@ -32,7 +34,7 @@ left() { echo $((deadline - ($(date +%s) - start))); }
 steps=${STEPS:-ctest suite}
 if [[ " $steps " == *" ctest "* ]]; then
   # a test that hangs (a rank waiting for another) is stopped after 120 s, not at the deadline
-  timeout "$(left)" ctest --test-dir build-gpu -L gpu -j "${GPU_JOBS:-4}" --timeout 120 --output-on-failure > "$work/gpu-checks/ctest-gpu.log" 2>&1
+  timeout "$(left)" ctest --test-dir build-gpu -L gpu -j "${GPU_JOBS:-4}" --timeout 120 --output-on-failure ${CTEST_ARGS:-} > "$work/gpu-checks/ctest-gpu.log" 2>&1
   echo "ctest rc=$?" | tee -a "$work/gpu-checks/ctest-gpu.log"
   grep -E "tests passed|\*\*\*" "$work/gpu-checks/ctest-gpu.log" | tail -20
 fi
