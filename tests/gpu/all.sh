@@ -20,7 +20,7 @@
 #                                           run takes about 450 s on an H200, too long for one call with the build)
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
-  sed -n '2,18p' "$0" | sed -E 's/^# ?//'
+  sed -n '2,20p' "$0" | sed -E 's/^# ?//'
   exit 0
   ;;
 esac
