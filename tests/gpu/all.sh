@@ -17,7 +17,7 @@
 #                                           SUITE_TYPES (the suite's -t), SUITE_BASELINE (its -B: aijcusparse's results.tsv
 #                                           of an earlier run instead of running it), JOBS (nproc), GPU_JOBS (ctest -j, 4: more processes on one GPU slow each many times over), DEBUG_TARBALL,
 #                                           CTEST_ARGS (added to the gpu tests' ctest, e.g. "-R _mpi_" or "-E _mpi_": the whole
-#                                           run takes about 450 s on an H200, too long for one call with the build)
+#                                           run takes about 500 s on an H200, too long for one call with the build)
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
   sed -n '2,20p' "$0" | sed -E 's/^# ?//'

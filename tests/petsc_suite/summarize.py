@@ -303,9 +303,9 @@ def md(s):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument('--out', required=True)
-    p.add_argument('--types', required=True)
-    p.add_argument('--petsc-dir', required=True)
-    p.add_argument('--repo', required=True)
+    p.add_argument('--types', default='')
+    p.add_argument('--petsc-dir', default='')
+    p.add_argument('--repo', default='')
     p.add_argument('--lib', default='')
     p.add_argument('--dirs', default='')
     p.add_argument('--np', default='all')
@@ -313,7 +313,15 @@ def main():
     p.add_argument('--stopped', action='store_true', help='the run was stopped: tests without a result did not run')
     p.add_argument('--baseline', default='',
                    help='results.tsv of an earlier run whose aijcusparse rows stand for aijcusparse (not run now)')
+    p.add_argument('--from-tsv', nargs='+', default=None,
+                   help='merge runs made apart (one call each on the GPU host): the rows of these results.tsv files, each '
+                   'beside the summary.md whose header is quoted, instead of a run in --out; a (type, test) present twice '
+                   'is taken from the first file that has it')
     a = p.parse_args()
+    if a.from_tsv:
+        return merge(a)
+    if not (a.types and a.petsc_dir and a.repo):
+        p.error('--types, --petsc-dir and --repo are needed (or --from-tsv)')
     types = a.types.split()
     rows = []
     timing = {}
@@ -362,6 +370,45 @@ def main():
                          'nsize': e['nsize'], 'multi': e['multi'], 'status': 'not-run',
                          'reason': 'not in the baseline %s' % a.baseline})
 
+    write(a, types, rows, timing, sel_all)
+
+
+def read_tsv(path):
+    with open(path, errors='replace') as fh:
+        head = fh.readline().rstrip('\n').split('\t')
+        rows = [dict(zip(head, ln.rstrip('\n').split('\t'))) for ln in fh if ln.strip()]
+    for r in rows:
+        r['multi'] = max(int(x) for x in r['nsize'].split(',') if x) > 1 if r.get('nsize') else False
+    return rows
+
+
+def merge(a):
+    """--from-tsv: one record of runs made apart, from their results.tsv (and the headers of their summary.md)"""
+    rows, seen, types, heads = [], set(), [], []
+    for path in a.from_tsv:
+        for r in read_tsv(path):
+            if (r['type'], r['test']) in seen:
+                continue
+            seen.add((r['type'], r['test']))
+            rows.append(r)
+            if r['type'] not in types:
+                types.append(r['type'])
+        summ = os.path.join(os.path.dirname(path), 'summary.md')
+        head = []
+        if os.path.exists(summ):
+            for ln in open(summ, errors='replace').read().split('\n')[2:]:
+                if not ln.startswith('- '):
+                    break
+                head.append('  ' + ln)
+        heads.append((path, head))
+    if 'aijcusparse' in types:
+        types = ['aijcusparse'] + [T for T in types if T != 'aijcusparse']
+    os.makedirs(a.out, exist_ok=True)
+    write(a, types, rows, {}, {}, heads)
+
+
+def write(a, types, rows, timing, sel_all, merged=None):
+    """results.tsv and summary.md in a.out, from the rows of every type"""
     cols = ['type', 'test', 'label', 'file', 'nsize', 'status', 'prints_type', 'name_only', 'cpu_s', 'reason', 'detail']
     with open(os.path.join(a.out, 'results.tsv'), 'w') as fh:
         fh.write('\t'.join(cols) + '\n')
@@ -374,10 +421,24 @@ def main():
     for r in rows:
         if r['test'] not in tests:
             tests.append(r['test'])
-    nfiles = len(open(os.path.join(a.out, 'files.txt')).read().split())
     L = []
     L.append('# PETSc\'s test suite with the petsc-gpuformats types')
     L.append('')
+    if merged:
+        L.append('Merged by `tests/petsc_suite/summarize.py --from-tsv` from runs made apart (each run\'s own header below; '
+                 'a test present in two runs is taken from the first):')
+        L.append('')
+        for i, (path, head) in enumerate(merged):
+            L.append('- run %d (%s):' % (i + 1, ', '.join(dict.fromkeys(r['type'] for r in read_tsv(path)))))
+            L += head
+    else:
+        write_header(a, L, types, rows, timing, tests)
+    L.append('')
+    write_body(a, L, types, rows, by, tests, sel_all)
+
+
+def write_header(a, L, types, rows, timing, tests):
+    nfiles = len(open(os.path.join(a.out, 'files.txt')).read().split())
     L.append('- repository: `%s` (%s)' % (git_commit(a.repo), a.repo))
     L.append('- date: %s' % datetime.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M:%S %Z'))
     L.append('- PETSc: %s (%s)' % (petsc_version(a.petsc_dir), a.petsc_dir))
@@ -407,7 +468,9 @@ def main():
                  'overlapping; timeout %s s per test): %s'
                  % (wall.get('wall_s', '?'), wall.get('prepare_s', '?'), timing[ran[0]].get('jobs', '?'),
                     timing[ran[0]].get('timeout', '?'), '; '.join(tl)))
-    L.append('')
+
+
+def write_body(a, L, types, rows, by, tests, sel_all):
     L.append('Statuses: pass; fail (fail-diff: output differs from PETSc\'s expected output; fail-error: the program '
              'failed or did not build; timeout); skip (the harness skipped it, or did not generate it because a '
              '`requires:` is not met by this PETSc); todo.')
@@ -492,9 +555,14 @@ def main():
         L.append('None.')
     L.append('')
     ng = collections.Counter()
-    for e in next(iter(sel_all.values())):  # the selection of a type run now (the same for every type)
-        if not e['generated'] and not (a.np == '1' and max(e['nsize']) > 1):
-            ng[e['not_generated_reason']] += 1
+    if sel_all:
+        for e in next(iter(sel_all.values())):  # the selection of a type run now (the same for every type)
+            if not e['generated'] and not (a.np == '1' and max(e['nsize']) > 1):
+                ng[e['not_generated_reason']] += 1
+    else:  # merged: the rows of the first type that the harness did not generate
+        for r in rows:
+            if r['type'] == types[0] and r['status'] in ('skip', 'todo') and r['reason'].startswith(('not generated', 'TODO')):
+                ng[r['reason']] += 1
     L.append('## Not generated by the harness for this PETSc')
     L.append('')
     L.append('Counted as skip above.')
