@@ -11,6 +11,7 @@ as mg.md.
   python3 bench/mg.py [--build build-gpu] [--types aijcusparse,cmrs,sellcs,bce] [--repeat 3] [--warmup 1] [--cases ex45_gamg_65,...] [--np 1,2]
   python3 bench/mg.py --report bench/results/h100/mg.jsonl [--commit C]   # the report only (of C, else of the last run's commit;
                                                                           # C may be a list C1,C2 or all)
+  python3 bench/mg.py --report FILE --commit C1,C2 --by-commit            # one block per case and commit (runs apart)
 
 The cases ex2_jacobi, ex45_jacobi_200 and ex45_gamg_200 (time to solution with many products, and GAMG at 200^3) run
 when --cases names them; the report gives each type's KSPSolve target, aijcusparse's KSPSolve less 90% of the MatMult
@@ -98,10 +99,14 @@ def gpu_count():
     return len([line for line in sh("nvidia-smi -L").splitlines() if line.startswith("GPU ")])
 
 
+BY_RUN = False  # --by-commit: each commit's runs of a case are a block of their own (ratios within one run only)
+
+
 def label(r):
-    """A case and its process count, as the report names them"""
+    """A case and its process count, as the report names them (with --by-commit: and the commit)"""
     n = r.get("nprocs", 1)
-    return r["case"] if n == 1 else f"{r['case']}, {n} processes on {r.get('gpus', '?')} GPUs"
+    name = r["case"] if n == 1 else f"{r['case']}, {n} processes on {r.get('gpus', '?')} GPUs"
+    return f"{name} @ {r.get('commit', '?')}" if BY_RUN else name
 
 
 def run(args, case, typ, lib, prov, nprocs=1):
@@ -246,7 +251,11 @@ def main():
     ap.add_argument("--results", default=None)
     ap.add_argument("--report", default=None, help="only write the report of this JSONL file")
     ap.add_argument("--commit", default=None, help="with --report: the records of this commit, of a comma separated list of them, or all (default: the last record's)")
+    ap.add_argument("--by-commit", action="store_true", help="with --report and several commits: one block per case and commit "
+                    "(each commit's records one run on one machine), instead of one median over them all")
     args = ap.parse_args()
+    global BY_RUN
+    BY_RUN = args.by_commit
     if args.report:
         report(args.report, args.commit)
         return
