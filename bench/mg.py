@@ -167,7 +167,7 @@ def profile(recs, cases, top=4):
             big = sorted(diffs, key=lambda d: -abs(d[0]))[:top]
             out.append(f"| {case} | {'' if share is None else f'{100 * share:.1f} %'} | {t} | {(total(rr) - total(ref)) * 1e3:+.1f} | "
                        + ", ".join(f"{n} {d:+.1f}" for d, n in big) + " |")
-    return out if len(out) > 6 else []
+    return out if len(out) > 7 else []  # the heading alone: no records with the event table
 
 
 def report(path, commit=None):

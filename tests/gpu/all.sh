@@ -12,6 +12,8 @@
 #             1 and 2 GPUs (bench/mg.py; KSP_CASES, KSP_TYPES, KSP_NP, KSP_REPEAT for its options)
 #   refresh   bench/run_suite.sh refresh (records with rebuild and host-assembled times), again with
 #             -mat_gpuformat_stream_alloc if 200 s are left (bench-pool/), then the build phases (-info)
+#   mg        bench/mg.py (MG_CASES, default its six multigrid cases; MG_REPEAT, default 5) into mg/mg.jsonl and mg.md
+#   mpi       bench/mpi.sh (the parallel benchmark on 1, 2 and 4 processes sharing the GPU) into mpi/
 # Everything goes into one file, OUTDIR/gpu-checks.tar.gz (a tool that returns only a few files gets all of it).
 #   bash tests/gpu/all.sh OUTDIR            environment: START, DEADLINE (default 540), STEPS, SUITE_NP (1 or all; default 1),
 #                                           SUITE_TYPES (the suite's -t), SUITE_BASELINE (its -B: aijcusparse's results.tsv
@@ -20,7 +22,7 @@
 #                                           run takes about 500 s on an H200, too long for one call with the build)
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
-  sed -n '2,20p' "$0" | sed -E 's/^# ?//'
+  sed -n '2,22p' "$0" | sed -E 's/^# ?//'
   exit 0
   ;;
 esac
@@ -34,6 +36,7 @@ left() { echo $((deadline - ($(date +%s) - start))); }
 steps=${STEPS:-ctest suite}
 if [[ " $steps " == *" ctest "* ]]; then
   # a test that hangs (a rank waiting for another) is stopped after 120 s, not at the deadline
+  # shellcheck disable=SC2086 # CTEST_ARGS: several arguments
   timeout "$(left)" ctest --test-dir build-gpu -L gpu -j "${GPU_JOBS:-4}" --timeout 120 --output-on-failure ${CTEST_ARGS:-} > "$work/gpu-checks/ctest-gpu.log" 2>&1
   echo "ctest rc=$?" | tee -a "$work/gpu-checks/ctest-gpu.log"
   grep -E "tests passed|\*\*\*" "$work/gpu-checks/ctest-gpu.log" | tail -20
@@ -138,6 +141,28 @@ if [[ " $steps " == *" refresh "* ]]; then
     head -30 "$work/gpu-checks/build-phases.md"
   else
     echo "no time left for the refresh benchmark ($t s)"
+  fi
+fi
+if [[ " $steps " == *" mg "* ]]; then
+  t=$(($(left) - 20))
+  if [ "$t" -gt 60 ]; then
+    mkdir -p "$work/gpu-checks/mg"
+    timeout "$t" python3 bench/mg.py ${MG_CASES:+--cases "$MG_CASES"} --repeat "${MG_REPEAT:-5}" --results "$work/gpu-checks/mg/mg.jsonl" > "$work/gpu-checks/mg/mg-run.log" 2>&1
+    echo "mg rc=$?" | tee -a "$work/gpu-checks/mg/mg-run.log"
+    python3 bench/mg.py --report "$work/gpu-checks/mg/mg.jsonl" > /dev/null 2>&1
+    head -40 "$work/gpu-checks/mg/mg.md" 2> /dev/null
+  else
+    echo "no time left for bench/mg.py ($t s)"
+  fi
+fi
+if [[ " $steps " == *" mpi "* ]]; then
+  t=$(($(left) - 20))
+  if [ "$t" -gt 60 ]; then
+    timeout "$t" bash bench/mpi.sh "$work/gpu-checks/mpi" > "$work/gpu-checks/mpi-run.log" 2>&1
+    echo "mpi rc=$?" | tee -a "$work/gpu-checks/mpi-run.log"
+    tail -30 "$work/gpu-checks/mpi/mpi.log" 2> /dev/null
+  else
+    echo "no time left for bench/mpi.sh ($t s)"
   fi
 fi
 tar czf "$out/gpu-checks.tar.gz" -C "$work" gpu-checks
