@@ -719,8 +719,8 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   }
   if (iscmrs) PetscCall(JSONAddInt(line, "cmrs_height", height));
   else PetscCall(JSONAddNull(line, "cmrs_height"));
-  if (ours) { /* where our formats took their device memory from (read by the library at its initialization) */
-    PetscBool pool = PETSC_FALSE;
+  if (ours) { /* where our formats took their device memory from (read by the library at its initialization; default the pool) */
+    PetscBool pool = PETSC_TRUE;
 
     PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_gpuformat_stream_alloc", &pool, NULL));
     PetscCall(JSONAddBool(line, "stream_alloc", pool));

@@ -488,7 +488,7 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
         ctx->paramschanged = PETSC_FALSE;
         ctx->oomnzstate    = nzstate;
         ctx->oomid         = id;
-        /* with -mat_gpuformat_stream_alloc the pool keeps nothing either; the out-of-memory error stays the one reported */
+        /* the stream-ordered pool (the default) keeps nothing either; the out-of-memory error stays the one reported */
         terr = MatGPUFormatReleaseCachedMemory_Private();
         (void)terr;
       }
@@ -933,7 +933,7 @@ static PetscErrorCode MatView_GPUFormat(Mat A, PetscViewer viewer)
     PetscCall(ctx->ops->view(ctx->fmt, viewer));
     PetscCall(ctx->ops->memory(ctx->fmt, &bytes));
     PetscCall(PetscViewerASCIIPrintf(viewer, "device memory: %.0f bytes, %.3f x the CSR arrays (%.0f bytes)\n", bytes, bytes / csrbytes, csrbytes));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "last build: %.3g s; builds %" PetscInt_FMT ", value refreshes %" PetscInt_FMT "; device memory from %s\n", ctx->buildtime, ctx->nbuilds, ctx->nrefreshes, MatGPUFormatStreamAlloc ? "the stream-ordered pool (-mat_gpuformat_stream_alloc)" : "cudaMalloc()"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "last build: %.3g s; builds %" PetscInt_FMT ", value refreshes %" PetscInt_FMT "; device memory from %s\n", ctx->buildtime, ctx->nbuilds, ctx->nrefreshes, MatGPUFormatStreamAlloc ? "the stream-ordered pool" : "cudaMalloc() (-mat_gpuformat_stream_alloc false)"));
   }
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -125,7 +125,7 @@ PETSC_INTERN PetscErrorCode      MatGPUFormatBuildPhase_Private(const MatGPUForm
 PETSC_INTERN MatGPUFormatPhases *MatGPUFormatCurrentPhases; /* of the build running now, for the allocations' count */
 PETSC_INTERN PetscErrorCode      MatGPUFormatCheckDeviceMemory_Private(const char *, size_t);
 PETSC_INTERN PetscErrorCode      MatGPUFormatReleaseCachedMemory_Private(void);
-PETSC_INTERN PetscBool           MatGPUFormatStreamAlloc; /* -mat_gpuformat_stream_alloc, read once at the package's initialization */
+PETSC_INTERN PetscBool           MatGPUFormatStreamAlloc; /* -mat_gpuformat_stream_alloc (default true), read once at the package's initialization */
 
 /*
    The device temporaries of a build, owned by the format object as a stack: a helper takes a mark (scratch.n), allocates
@@ -203,5 +203,8 @@ struct MatGPUFormatThrustAllocator {
   }
 };
 static MatGPUFormatThrustAllocator MatGPUFormatThrustAlloc; /* stateless; Thrust's policy keeps a reference to it */
-  #define MatGPUFormatThrustPolicy(stream) thrust::cuda::par(MatGPUFormatThrustAlloc).on(stream)
+
+/* par_nosync: an algorithm that returns no value to the host does not wait for its kernels (they are ordered on the
+   stream like ours); one that does (count_if, reduce, copy_if) still waits, as it must */
+  #define MatGPUFormatThrustPolicy(stream) thrust::cuda::par_nosync(MatGPUFormatThrustAlloc).on(stream)
 #endif

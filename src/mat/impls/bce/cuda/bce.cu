@@ -338,8 +338,7 @@ static PetscErrorCode BCESchedule(Mat_BCE *bc, cudaStream_t stream)
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, pair, bc->sched, n, 0, endbit, stream));
   PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", workbytes, &work));
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, pair, bc->sched, n, 0, endbit, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, mark));
+  PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, mark)); /* in stream order */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -386,6 +385,9 @@ static PetscErrorCode BCEDeviceL(PetscInt *L)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Longest rows whose histogram comes to the host whole, in one copy (256 KB at most); beyond, only its nonzero bins */
+#define BCE_HIST_HOST 65536
+
 /* The distribution function on the device, as q distinct nonzero lengths and their counts on the host (freed with PetscFree2) */
 static PetscErrorCode BCEDistribution(const MatGPUFormatCSR *csr, MatGPUFormatScratch *scratch, PetscInt *q, PetscInt **len, PetscInt64 **cnt)
 {
@@ -401,6 +403,27 @@ static PetscErrorCode BCEDistribution(const MatGPUFormatCSR *csr, MatGPUFormatSc
   PetscCallCUDA(cudaMemsetAsync(hist, 0, (size_t)(maxlen + 1) * sizeof(int), csr->stream));
   bce_histogram_kernel<<<PetscMin(MatGPUFormatGrid(csr->m, BCE_BLOCK), BCE_HIST_GRID), BCE_BLOCK, 0, csr->stream>>>((int)csr->m, maxlen, csr->rowptr, hist);
   PetscCallCUDA(cudaGetLastError());
+  if (maxlen < BCE_HIST_HOST) { /* one trip to the host: the whole histogram */
+    int *hhist;
+
+    PetscCall(PetscMalloc1(maxlen + 1, &hhist));
+    PetscCallCUDA(cudaMemcpyAsync(hhist, hist, (size_t)(maxlen + 1) * sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
+    PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+    nq = 0;
+    for (int l = 1; l <= maxlen; l++) nq += hhist[l] > 0;
+    PetscCall(PetscMalloc2(nq, len, nq, cnt));
+    nq = 0;
+    for (int l = 1; l <= maxlen; l++) {
+      if (hhist[l] > 0) {
+        (*len)[nq]   = l;
+        (*cnt)[nq++] = hhist[l];
+      }
+    }
+    *q = nq;
+    PetscCall(PetscFree(hhist));
+    PetscCall(MatGPUFormatScratchRelease_Private(scratch, mark));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   MatGPUFormatCallThrust(nq = (int)thrust::count_if(policy, thrust::counting_iterator<int>(1), thrust::counting_iterator<int>(maxlen + 1), BCENonzeroBin{hist}));
   PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "BCE", (size_t)nq * sizeof(int), (void **)&dlen));
   PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "BCE", (size_t)nq * sizeof(long long), (void **)&dcnt));
@@ -473,8 +496,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
   bce_rows_kernel<<<MatGPUFormatGrid(h->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, csr->rowptr, bc->rowno, bc->rowlen, bc->iperm);
   PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-  PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, 0));
+  PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, 0)); /* in stream order */
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "rows into blocks"));
   PetscCall(BCESchedule(bc, csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "schedule"));
@@ -491,8 +513,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
   bce_fill_kernel<<<MatGPUFormatGrid(h->nnz, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nnz, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, csr->colind, csr->val, bc->iperm, bc->col, bc->val, bc->pos);
   PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->iperm));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->iperm)); /* in stream order */
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nparts * sizeof(PetscScalar), (void **)&bc->partial));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nsplit * sizeof(unsigned), (void **)&bc->done));
   if (h->nsplit) PetscCallCUDA(cudaMemsetAsync(bc->done, 0, (size_t)h->nsplit * sizeof(unsigned), csr->stream));

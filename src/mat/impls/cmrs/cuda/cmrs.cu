@@ -529,8 +529,7 @@ static PetscErrorCode CMRSSortStrips(Mat_CMRS *cm, cudaStream_t stream)
     cmrs_unwide_keys_kernel<<<MatGPUFormatGrid(nnz, CMRS_BLOCK), CMRS_BLOCK, 0, stream>>>(nnz, keys + nnz, d->colind, d->rowin);
     PetscCallCUDA(cudaGetLastError());
   }
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCall(MatGPUFormatScratchRelease_Private(&cm->scratch, mark));
+  PetscCall(MatGPUFormatScratchRelease_Private(&cm->scratch, mark)); /* in stream order */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -111,13 +111,13 @@ PetscErrorCode MatGPUFormatGatherValues_Private(PetscInt64 n, const int *perm, c
 
 /* Errors, without touching the matrix, when `bytes` more device memory than is free would be needed */
 /*
-   -mat_gpuformat_stream_alloc (read once, when the package is initialized): the formats' device memory comes from the
-   device's default memory pool in stream order (cudaMallocAsync()/cudaFreeAsync() on PETSc's current stream), the pool
-   PETSc's own vectors use and keeps cached (PETSc sets its release threshold to the maximum), instead of cudaMalloc() and
-   cudaFree(), which waits for the whole device. The choice never changes during a run: a block is freed the way it was
-   allocated.
+   -mat_gpuformat_stream_alloc (default true; read once, when the package is initialized): the formats' device memory
+   comes from the device's default memory pool in stream order (cudaMallocAsync()/cudaFreeAsync() on PETSc's current
+   stream), the pool PETSc's own vectors use and keeps cached (PETSc sets its release threshold to the maximum). With
+   false, from cudaMalloc() and cudaFree(), which waits for the whole device. The choice never changes during a run: a
+   block is freed the way it was allocated.
 */
-PetscBool MatGPUFormatStreamAlloc = PETSC_FALSE;
+PetscBool MatGPUFormatStreamAlloc = PETSC_TRUE;
 
 /* The device's default memory pool: bytes it holds and does not use (free to it, not to cudaMalloc()) */
 static PetscErrorCode MatGPUFormatPoolUnused(size_t *bytes)
@@ -221,12 +221,17 @@ PetscErrorCode MatGPUFormatDeviceFree_Private(void **ptr)
 
   PetscFunctionBegin;
   if (*ptr && ph && ph->on) PetscCall(PetscTime(&t0));
-  if (*ptr && MatGPUFormatStreamAlloc) {
+  if (*ptr) {
     cudaStream_t stream;
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCallCUDA(cudaFreeAsync(*ptr, stream));
-  } else if (*ptr) PetscCallCUDA(cudaFree(*ptr));
+    /* in stream order; cudaFree() itself need not wait for the kernels queued on PETSc's stream, so we do */
+    if (MatGPUFormatStreamAlloc) PetscCallCUDA(cudaFreeAsync(*ptr, stream));
+    else {
+      PetscCallCUDA(cudaStreamSynchronize(stream));
+      PetscCallCUDA(cudaFree(*ptr));
+    }
+  }
   if (*ptr && ph && ph->on) {
     PetscCall(PetscTime(&t1));
     ph->frees++;

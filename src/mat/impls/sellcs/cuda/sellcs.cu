@@ -41,8 +41,9 @@ typedef struct {
   PetscScalar         *lpartial;  /* nlchunks partial sums */
   unsigned            *ldone;     /* nlong chunk counters, back to 0 after each product */
   PetscInt             nlchunks;
-  PetscInt             T;     /* threads per row in use */
-  PetscInt             block; /* threads per CUDA block of the product */
+  PetscInt64           nlongnnz; /* entries in the long part */
+  PetscInt             T;        /* threads per row in use */
+  PetscInt             block;    /* threads per CUDA block of the product */
   PetscReal            beta_unsorted;
   MatGPUFormatRowStats stats;
   PetscLogDouble       bytes;
@@ -367,6 +368,7 @@ static PetscErrorCode SELLCSReset(void *fmt)
   PetscCall(PetscArrayzero(&sc->d, 1));
   sc->T        = 0;
   sc->nlchunks = 0;
+  sc->nlongnnz = 0;
   sc->bytes    = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -394,19 +396,7 @@ static PetscErrorCode SELLCSSortRows(SELLCSArrays *d, const int *len, int *iperm
   PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
   sellcs_invert_kernel<<<MatGPUFormatGrid(m, SELLCS_BLOCK), SELLCS_BLOCK, 0, stream>>>(m, d->perm, iperm);
   PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  PetscCall(MatGPUFormatScratchRelease_Private(scratch, mark));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Entries in the chunks, that is not in the long part */
-static PetscErrorCode SELLCSNnzInChunks(const Mat_SELLCS *sc, PetscInt64 *nnz)
-{
-  int nlongnnz = 0;
-
-  PetscFunctionBegin;
-  if (sc->d.nlong) PetscCallCUDA(cudaMemcpy(&nlongnnz, sc->d.lptr + sc->d.nlong, sizeof(int), cudaMemcpyDeviceToHost));
-  *nnz = sc->d.nnz - nlongnnz;
+  PetscCall(MatGPUFormatScratchRelease_Private(scratch, mark)); /* in stream order */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -436,6 +426,7 @@ static PetscErrorCode SELLCSLongPart(Mat_SELLCS *sc, const int *len, const MatGP
   PetscCallCUDA(cudaMemcpyAsync(&sizes[1], sc->lchunkptr + d->nlong, sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
   sc->nlchunks = sizes[1];
+  sc->nlongnnz = sizes[0];
   PetscCall(MatGPUFormatCheckDeviceMemory_Private("SELL-C-sigma", (size_t)sizes[0] * (sizeof(int) + sizeof(PetscScalar))));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sizes[0] * sizeof(int), (void **)&d->lcol));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sizes[0] * sizeof(PetscScalar), (void **)&d->lval));
@@ -476,7 +467,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(SELLCSLongPart(sc, len, csr));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "long rows"));
   MatGPUFormatCallThrust(nslots_unsorted = thrust::transform_reduce(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)d->nchunks), SELLCSUnsortedSlots{len, (int)d->m, (int)d->C}, 0LL, thrust::plus<long long>()));
-  PetscCall(SELLCSNnzInChunks(sc, &nnzchunks));
+  nnzchunks         = d->nnz - sc->nlongnnz; /* the entries in the chunks, that is not in the long part */
   sc->beta_unsorted = nslots_unsorted ? (PetscReal)nnzchunks / (PetscReal)nslots_unsorted : 1.0;
   d->sigma          = sc->sigma ? sc->sigma : SELLCSDefaultSigma(d->C, sc->beta_unsorted);
   PetscCall(SELLCSCheckParameters(d->C, d->sigma));
@@ -515,8 +506,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
   sellcs_fill_kernel<<<MatGPUFormatGrid(d->nnz, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, sc->iperm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val, sc->pos);
   PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->iperm));
+  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->iperm)); /* in stream order */
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "fill"));
   sc->bytes += (PetscLogDouble)bytes + (PetscLogDouble)d->nchunks * d->C * sizeof(int) + (d->nchunks + 1) * sizeof(long long) + (d->sigma > 1 ? d->m * sizeof(int) : 0);
   PetscFunctionReturn(PETSC_SUCCESS);
