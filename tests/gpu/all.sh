@@ -19,10 +19,11 @@
 #                                           SUITE_TYPES (the suite's -t), SUITE_BASELINE (its -B: aijcusparse's results.tsv
 #                                           of an earlier run instead of running it), JOBS (nproc), GPU_JOBS (ctest -j, 4: more processes on one GPU slow each many times over), DEBUG_TARBALL,
 #                                           CTEST_ARGS (added to the gpu tests' ctest, e.g. "-R _mpi_" or "-E _mpi_": the whole
-#                                           run takes about 500 s on an H200, too long for one call with the build)
+#                                           run takes about 500 s on an H200, too long for one call with the build),
+#                                           SANITIZE_ARGS (added to the sanitizer tests' ctest, e.g. "-R racecheck"), SANITIZE_JOBS (6)
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
-  sed -n '2,22p' "$0" | sed -E 's/^# ?//'
+  sed -n '2,23p' "$0" | sed -E 's/^# ?//'
   exit 0
   ;;
 esac
@@ -70,7 +71,8 @@ if [[ " $steps " == *" sanitize "* ]]; then
       echo "the sanitizer build failed or ran out of time (rc $rc)" > "$work/gpu-checks/sanitize.log"
       tail -20 "$work/gpu-checks/sanitize-build.log" >> "$work/gpu-checks/sanitize.log"
     elif [ "$t" -gt 10 ]; then
-      timeout "$t" ctest --test-dir build-san -L gpu-sanitize -j 6 --output-on-failure > "$work/gpu-checks/sanitize.log" 2>&1
+      # shellcheck disable=SC2086 # SANITIZE_ARGS: several arguments
+      timeout "$t" ctest --test-dir build-san -L gpu-sanitize -j "${SANITIZE_JOBS:-6}" --output-on-failure ${SANITIZE_ARGS:-} > "$work/gpu-checks/sanitize.log" 2>&1
       rc=$?
     else
       echo "no time left for the sanitizer tests after their build" > "$work/gpu-checks/sanitize.log"
