@@ -6,7 +6,9 @@ Predicted: mpiaijcusparse's product with its diagonal block's time replaced by o
 of the scatter and the off-diagonal product). The scatter is the same operation for every entry, so its spread over the
 entries of one matrix is the noise of the run.
 
-  python3 bench/mpi_report.py bench/results/h100/mpi.jsonl [--offdiag]   (--offdiag: the /offdiag entries)
+  python3 bench/mpi_report.py bench/results/h100/mpi.jsonl [--offdiag] [--commit C]
+  (--offdiag: the /offdiag entries; --commit: the records of commit C, default those of the last record's commit; records
+  written before the benchmark carried its provenance have none, selected by --commit none)
 """
 import json
 import statistics
@@ -18,11 +20,13 @@ def main(argv):
         print(__doc__)
         return 0
     suffix = "/offdiag" if "--offdiag" in argv[2:] else ""
+    records = [json.loads(line) for line in open(argv[1]) if line.strip()]
+    commit = argv[argv.index("--commit") + 1] if "--commit" in argv[2:-1] else (records[-1].get("commit") or "none" if records else "none")
     table = {}
-    for line in open(argv[1]):
-        if line.strip():
-            r = json.loads(line)
+    for r in records:
+        if (r.get("commit") or "none") == commit:
             table.setdefault((r["nprocs"], r["matrix"]), {})[r["entry"]] = r
+    print(f"Commit {commit}.\n")
     types = ["cmrs", "sellcs", "bce"]
     print("| processes | matrix | device | scatter spread | " + " | ".join(f"{t}{suffix} measured / predicted" for t in types) + " |")
     print("|---" * (4 + len(types)) + "|")
