@@ -4,7 +4,8 @@ of the whole product over mpiaijcusparse, measured and predicted, and the spread
 
 Predicted: mpiaijcusparse's product with its diagonal block's time replaced by ours (the one-process gain less the share
 of the scatter and the off-diagonal product). The scatter is the same operation for every entry, so its spread over the
-entries of one matrix is the noise of the run.
+entries of one matrix is the noise of the run. Records that carry the least and the greatest batch (bench_mpi since
+2026-11-26) add the ratio's range in brackets: mpiaijcusparse's least over our greatest, its greatest over our least.
 
   python3 bench/mpi_report.py bench/results/h100/mpi.jsonl [--offdiag] [--commit C]
   (--offdiag: the /offdiag entries; --commit: the records of commit C, default those of the last record's commit; records
@@ -41,7 +42,12 @@ def main(argv):
                 continue
             measured = e["ref_product_us"] / e["product_us"]
             predicted = e["ref_product_us"] / (e["ref_product_us"] - e["ref_diagonal_us"] + e["diagonal_us"])
-            cells.append(f"{measured:.2f} / {predicted:.2f}")
+            if "product_lo_us" in e:  # the ratio's range over the batches: the slowest and the fastest of each
+                lo = e["ref_product_lo_us"] / e["product_hi_us"]
+                hi = e["ref_product_hi_us"] / e["product_lo_us"]
+                cells.append(f"{measured:.2f} ({lo:.2f}-{hi:.2f}) / {predicted:.2f}")
+            else:
+                cells.append(f"{measured:.2f} / {predicted:.2f}")
         device = next(iter(entries.values()))["device"]
         spreadcell = f"{100 * spread:.0f}%" if nprocs > 1 else "none (1 process)"
         print(f"| {nprocs} | {matrix} | {device} | {spreadcell} | " + " | ".join(cells) + " |")

@@ -12,7 +12,9 @@ in a list of parallel GPU matrix types, against mpiaijcusparse with the same par
 /*
    For each entry, with the rows split evenly (PETSc's default layout, the same for every entry):
      product   the time of one MatMult() of the parallel matrix, the maximum over the processes of each batch
-               (batches start at a barrier, each process synchronizes its device at the end), median over batches;
+               (batches start at a barrier, each process synchronizes its device at the end), median over batches
+               (the records also give the least and the greatest batch: product_lo_us, product_hi_us, and
+               mpiaijcusparse's ref_product_lo_us, ref_product_hi_us);
      diagonal  the same for the product of the diagonal block alone (MatMult() of the block on local vectors);
      offdiag   the same for the off-diagonal block's product alone (MatMultAdd() of the block on a vector of ghost
                values, as MatMult() does after the scatter);
@@ -41,10 +43,12 @@ in a list of parallel GPU matrix types, against mpiaijcusparse with the same par
 typedef struct {
   PetscInt  warmup, batches, reps;
   PetscReal product, diagonal, offdiag, scatter, scatter_begin, scatter_end; /* seconds, medians of the per-batch maxima */
+  PetscReal product_lo, product_hi;                                          /* the least and the greatest batch of the product */
 } Timing;
 
-/* Seconds per operation, max over ranks of each batch, median over batches; op(ctx) runs one operation */
-static PetscErrorCode TimeOp(MPI_Comm comm, const Timing *t, PetscErrorCode (*op)(void *), void *opctx, PetscReal *median)
+/* Seconds per operation, max over ranks of each batch, median over batches (and the least and greatest batch, when lo
+   and hi are not NULL); op(ctx) runs one operation */
+static PetscErrorCode TimeOp(MPI_Comm comm, const Timing *t, PetscErrorCode (*op)(void *), void *opctx, PetscReal *median, PetscReal *lo, PetscReal *hi)
 {
   PetscReal *secs;
 
@@ -64,6 +68,8 @@ static PetscErrorCode TimeOp(MPI_Comm comm, const Timing *t, PetscErrorCode (*op
     local = (PetscReal)(t1 - t0) / t->reps;
     PetscCallMPI(MPIU_Allreduce(&local, &global, 1, MPIU_REAL, MPI_MAX, comm));
     secs[b] = global;
+    if (lo) *lo = b ? PetscMin(*lo, global) : global;
+    if (hi) *hi = b ? PetscMax(*hi, global) : global;
   }
   PetscCall(BenchMedianReal(t->batches, secs, median));
   PetscCall(PetscFree(secs));
@@ -242,12 +248,12 @@ static PetscErrorCode TimeMatrix(Mat A, Vec x, Vec y, Timing *t)
   o.A = A;
   o.x = x;
   o.y = y;
-  PetscCall(TimeOp(comm, t, OpMult, &o, &t->product));
+  PetscCall(TimeOp(comm, t, OpMult, &o, &t->product, &t->product_lo, &t->product_hi));
   PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
   PetscCall(MatCreateVecs(Ad, &o.x, &o.y));
   PetscCall(VecSet(o.x, 1.0));
   o.A = Ad;
-  PetscCall(TimeOp(comm, t, OpMult, &o, &t->diagonal));
+  PetscCall(TimeOp(comm, t, OpMult, &o, &t->diagonal, NULL, NULL));
   PetscCall(VecDestroy(&o.x));
   PetscCall(VecDestroy(&o.y));
   /* the off-diagonal block on a vector of ghost values (as many as its columns), added to y: what MatMult() does */
@@ -255,7 +261,7 @@ static PetscErrorCode TimeMatrix(Mat A, Vec x, Vec y, Timing *t)
   PetscCall(VecSet(o.x, 1.0));
   PetscCall(VecSet(o.y, 0.0));
   o.A = Ao;
-  PetscCall(TimeOp(comm, t, OpMultAdd, &o, &t->offdiag));
+  PetscCall(TimeOp(comm, t, OpMultAdd, &o, &t->offdiag, NULL, NULL));
   PetscCall(VecDestroy(&o.x));
   PetscCall(VecDestroy(&o.y));
   { /* the scatter that MatMult() does: the ghost columns of this process, from x */
@@ -267,7 +273,7 @@ static PetscErrorCode TimeMatrix(Mat A, Vec x, Vec y, Timing *t)
     PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, nghost, &o.y));
     PetscCall(VecScatterCreate(x, from, o.y, NULL, &o.sc));
     o.x = x;
-    PetscCall(TimeOp(comm, t, OpScatter, &o, &t->scatter));
+    PetscCall(TimeOp(comm, t, OpScatter, &o, &t->scatter, NULL, NULL));
     PetscCall(TimeScatterParts(comm, t, o.sc, x, o.y));
     PetscCall(VecScatterDestroy(&o.sc));
     PetscCall(VecDestroy(&o.y));
@@ -462,8 +468,8 @@ int main(int argc, char **argv)
     if (json)
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, json,
                              "{\"device\": \"%s\", %s, \"copy_bw_GBs\": %.2f, \"nprocs\": %d, \"gpus\": %d, \"matrix\": \"%s\", \"matrix_params\": \"%s\", \"rows\": %" PetscInt_FMT ", \"cols\": %" PetscInt_FMT ", \"nnz\": %" PetscInt64_FMT
-                             ", \"ghosts_max\": %" PetscInt_FMT ", \"entry\": \"%s\", \"type\": \"%s\", \"offdiag\": %s, \"overlap\": %s, \"product_us\": %.3f, \"diagonal_us\": %.3f, \"offdiag_us\": %.3f, \"scatter_us\": %.3f, \"scatter_begin_us\": %.3f, \"scatter_end_us\": %.3f, \"ref_product_us\": %.3f, \"ref_diagonal_us\": %.3f, \"ref_offdiag_us\": %.3f, \"ref_scatter_us\": %.3f, \"batches\": %" PetscInt_FMT ", \"reps\": %" PetscInt_FMT ", \"rel_error\": %.3e}\n",
-                             prop.name, provjson, (double)bw, size, ngpus, matrix, params, M, N, (PetscInt64)nnz, ghosts_max, entries[k], type, offdiag ? "true" : "false", overlap ? "true" : "false", 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.offdiag, 1e6 * (double)tk.scatter, 1e6 * (double)tk.scatter_begin, 1e6 * (double)tk.scatter_end, 1e6 * (double)ref.product, 1e6 * (double)ref.diagonal, 1e6 * (double)ref.offdiag, 1e6 * (double)ref.scatter, t.batches, t.reps, (double)err));
+                             ", \"ghosts_max\": %" PetscInt_FMT ", \"entry\": \"%s\", \"type\": \"%s\", \"offdiag\": %s, \"overlap\": %s, \"product_us\": %.3f, \"diagonal_us\": %.3f, \"offdiag_us\": %.3f, \"scatter_us\": %.3f, \"scatter_begin_us\": %.3f, \"scatter_end_us\": %.3f, \"ref_product_us\": %.3f, \"ref_diagonal_us\": %.3f, \"ref_offdiag_us\": %.3f, \"ref_scatter_us\": %.3f, \"product_lo_us\": %.3f, \"product_hi_us\": %.3f, \"ref_product_lo_us\": %.3f, \"ref_product_hi_us\": %.3f, \"batches\": %" PetscInt_FMT ", \"reps\": %" PetscInt_FMT ", \"rel_error\": %.3e}\n",
+                             prop.name, provjson, (double)bw, size, ngpus, matrix, params, M, N, (PetscInt64)nnz, ghosts_max, entries[k], type, offdiag ? "true" : "false", overlap ? "true" : "false", 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.offdiag, 1e6 * (double)tk.scatter, 1e6 * (double)tk.scatter_begin, 1e6 * (double)tk.scatter_end, 1e6 * (double)ref.product, 1e6 * (double)ref.diagonal, 1e6 * (double)ref.offdiag, 1e6 * (double)ref.scatter, 1e6 * (double)tk.product_lo, 1e6 * (double)tk.product_hi, 1e6 * (double)ref.product_lo, 1e6 * (double)ref.product_hi, t.batches, t.reps, (double)err));
     PetscCall(MatDestroy(&A));
   }
   PetscCall(PetscStrToArrayDestroy(ntypes, entries));

@@ -74,4 +74,22 @@ gamg_record 5.0
 gamg_record 100.0 warmup
 python3 "$bench/mg.py" --report "$work/mg.jsonl" > "$work/mg.out"
 expect "$work/mg.md" '^\| ex45_gamg_129 \| aijcusparse \| 2 \| 8 \| 4\.000 \(3\.000-5\.000\) \|' "mg.py: the median of two runs with their range, the warm-up run left out"
-echo "scaling_report.py and mg.py --report: as documented on known records"
+# mpi_report.py: the last commit's records by default; a record with the batches' range adds it in brackets
+python3 - "$work/mpi.jsonl" <<'PY'
+import json, sys
+def rec(entry, t, ref, commit, extra=None):
+    r = dict(device="GPU", commit=commit, nprocs=2, matrix="lap2d5", entry=entry, product_us=t, diagonal_us=t / 2, ref_product_us=ref,
+             ref_diagonal_us=ref / 2, scatter_us=50.0)
+    r.update(extra or {})
+    return json.dumps(r)
+with open(sys.argv[1], "w") as f:
+    f.write(rec("sellcs", 90.0, 100.0, None) + "\n")  # an old record: no commit, no range
+    # 100/80 = 1.25; predicted 100 / (100 - 50 + 40) = 1.11; range 95/85 = 1.12 to 105/75 = 1.40
+    f.write(rec("sellcs", 80.0, 100.0, "c0ffee0", dict(product_lo_us=75.0, product_hi_us=85.0, ref_product_lo_us=95.0, ref_product_hi_us=105.0)) + "\n")
+PY
+python3 "$bench/mpi_report.py" "$work/mpi.jsonl" > "$work/mpi.md"
+expect "$work/mpi.md" '^Commit c0ffee0' "mpi_report.py: the last record's commit by default"
+expect "$work/mpi.md" '^\| 2 \| lap2d5 \| GPU \| 0% \| n\.a\. \| 1\.25 \(1\.12-1\.40\) / 1\.11 \| n\.a\. \|' "mpi_report.py: the ratio, its range and the prediction"
+python3 "$bench/mpi_report.py" "$work/mpi.jsonl" --commit none > "$work/mpi.md"
+expect "$work/mpi.md" '^\| 2 \| lap2d5 \| GPU \| 0% \| n\.a\. \| 1\.11 / 1\.05 \| n\.a\. \|' "mpi_report.py --commit none: the records without commit"
+echo "scaling_report.py, mg.py --report and mpi_report.py: as documented on known records"
