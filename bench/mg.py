@@ -20,7 +20,8 @@ time the type saves.
 --np runs each case on each of these process counts (mpiexec -n P; with P GPUs visible, PETSc gives rank r the GPU
 r mod P); the records carry nprocs and the GPUs the processes use, and the report has one block per case and count.
 
-Each type's run adds -dll_append <the library>; aijcusparse runs without it. A type written TYPE/OPTION=VALUE/...
+Each type's run adds -dll_append <the library>; PETSc's own types (aijcusparse, and sellcuda, the other PETSc GPU type:
+--types aijcusparse,sellcuda,...; GAMG refuses it, its failed runs are counted in the report) run without it. A type written TYPE/OPTION=VALUE/...
 passes extra options, e.g. cmrs/mat_gpuformat_product_min_rows=100000.
 """
 import argparse
@@ -99,6 +100,7 @@ def gpu_count():
     return len([line for line in sh("nvidia-smi -L").splitlines() if line.startswith("GPU ")])
 
 
+PETSC_TYPES = ("aijcusparse", "sellcuda")  # PETSc's own GPU types: run without our library
 BY_RUN = False  # --by-commit: each commit's runs of a case are a block of their own (ratios within one run only)
 
 
@@ -117,7 +119,7 @@ def run(args, case, typ, lib, prov, nprocs=1):
     cmd = f"{exe} {cargs} {typeopt} {base} {extra} -ksp_converged_reason -log_view -log_view_gpu_time"
     if nprocs > 1:
         cmd = f"mpiexec -n {nprocs} {cmd}"
-    if base != "aijcusparse":
+    if base not in PETSC_TYPES:
         cmd += f" -dll_append {lib}"
     t0 = time.time()
     p = subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=args.timeout)
