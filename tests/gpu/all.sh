@@ -12,7 +12,8 @@
 #             1 and 2 GPUs (bench/mg.py; KSP_CASES, KSP_TYPES, KSP_NP, KSP_REPEAT for its options)
 #   refresh   bench/run_suite.sh refresh (records with rebuild and host-assembled times), again with
 #             -mat_gpuformat_stream_alloc false (cudaMalloc(); bench-cudamalloc/) if 200 s are left, then the build phases (-info)
-#   mg        bench/mg.py (MG_CASES, default its six multigrid cases; MG_REPEAT, default 5) into mg/mg.jsonl and mg.md
+#   mg        bench/mg.py (MG_CASES, default its six multigrid cases; MG_TYPES, default its four; MG_REPEAT, default 5)
+#             into mg/mg.jsonl and mg.md
 #   mpi       bench/mpi.sh (the parallel benchmark on 1, 2 and 4 processes sharing the GPU) into mpi/
 # Everything goes into one file, OUTDIR/gpu-checks.tar.gz (a tool that returns only a few files gets all of it).
 #   bash tests/gpu/all.sh OUTDIR            environment: START, DEADLINE (default 540), STEPS, SUITE_NP (1 or all; default 1),
@@ -23,7 +24,7 @@
 #                                           SANITIZE_ARGS (added to the sanitizer tests' ctest, e.g. "-R racecheck"), SANITIZE_JOBS (6)
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
-  sed -n '2,23p' "$0" | sed -E 's/^# ?//'
+  sed -n '2,24p' "$0" | sed -E 's/^# ?//'
   exit 0
   ;;
 esac
@@ -150,7 +151,7 @@ if [[ " $steps " == *" mg "* ]]; then
   t=$(($(left) - 20))
   if [ "$t" -gt 60 ]; then
     mkdir -p "$work/gpu-checks/mg"
-    timeout "$t" python3 bench/mg.py ${MG_CASES:+--cases "$MG_CASES"} --repeat "${MG_REPEAT:-5}" --results "$work/gpu-checks/mg/mg.jsonl" > "$work/gpu-checks/mg/mg-run.log" 2>&1
+    timeout "$t" python3 bench/mg.py ${MG_CASES:+--cases "$MG_CASES"} ${MG_TYPES:+--types "$MG_TYPES"} --repeat "${MG_REPEAT:-5}" --results "$work/gpu-checks/mg/mg.jsonl" > "$work/gpu-checks/mg/mg-run.log" 2>&1
     echo "mg rc=$?" | tee -a "$work/gpu-checks/mg/mg-run.log"
     python3 bench/mg.py --report "$work/gpu-checks/mg/mg.jsonl" > /dev/null 2>&1
     head -40 "$work/gpu-checks/mg/mg.md" 2> /dev/null
