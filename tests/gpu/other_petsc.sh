@@ -5,7 +5,7 @@
 # TARBALL: that PETSc's prefix packed as one folder NAME/ (for 3.25.4: petsc-cuda-3.25/, as
 # `PETSC_VERSION=3.25.4 bash conf/petsc/build-from-source.sh` installs it, packed with `tar cJf petsc-3.25.tar.xz -C /opt
 # petsc-cuda-3.25`), installed to /opt/NAME; or - with NAME already in /opt (OTHER_PETSC, default petsc-cuda-3.25).
-# Builds the project in BUILD_DIR (default build-NAME/), runs ctest -L gpu there (CTEST_ARGS added; CTEST_TIMEOUT per test,
+# Builds the project in BUILD_DIR (default build-NAME/), runs ctest -L gpu -j GPU_JOBS (4) there (CTEST_ARGS added; CTEST_TIMEOUT per test,
 # default 120 s; TEST_PETSC_OPTIONS added to PETSC_OPTIONS for the tests) and writes OUTDIR/ctest-NAME.log; exits non-zero
 # when a test fails.
 set -uo pipefail
@@ -29,7 +29,7 @@ echo "PETSc $(sed -n 's/^Version: //p' "$PETSC_DIR"/lib/pkgconfig/[Pp][Ee][Tt][S
 build=${BUILD_DIR:-build-$name}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release > "$out/configure-$name.log" 2>&1 || { tail -30 "$out/configure-$name.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)" > "$out/build-$name.log" 2>&1 || { tail -40 "$out/build-$name.log"; exit 1; }
-PETSC_OPTIONS="${PETSC_OPTIONS:-} ${TEST_PETSC_OPTIONS:-}" ctest --test-dir "$build" -L gpu -j 6 --timeout "${CTEST_TIMEOUT:-120}" \
+PETSC_OPTIONS="${PETSC_OPTIONS:-} ${TEST_PETSC_OPTIONS:-}" ctest --test-dir "$build" -L gpu -j "${GPU_JOBS:-4}" --timeout "${CTEST_TIMEOUT:-120}" \
   --output-on-failure "$@" > "$out/ctest-$name.log" 2>&1
 rc=$?
 grep -E "tests passed|\*\*\*" "$out/ctest-$name.log" | tail -20
