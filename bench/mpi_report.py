@@ -6,6 +6,8 @@ Predicted: mpiaijcusparse's product with its diagonal block's time replaced by o
 of the scatter and the off-diagonal product). The scatter is the same operation for every entry, so its spread over the
 entries of one matrix is the noise of the run. Records that carry the least and the greatest batch (bench_mpi since
 2026-11-26) add the ratio's range in brackets: mpiaijcusparse's least over our greatest, its greatest over our least.
+Records with the paired measurement (a batch of mpiaijcusparse's products, then one of ours, for every batch, so that
+what drifts during the run falls on both) add "paired" and the median of the per-pair ratios with their range.
 
   python3 bench/mpi_report.py bench/results/h100/mpi.jsonl [--offdiag] [--commit C]
   (--offdiag: the /offdiag entries; --commit: the records of commit C, default those of the last record's commit; records
@@ -45,7 +47,10 @@ def main(argv):
             if "product_lo_us" in e:  # the ratio's range over the batches: the slowest and the fastest of each
                 lo = e["ref_product_lo_us"] / e["product_hi_us"]
                 hi = e["ref_product_hi_us"] / e["product_lo_us"]
-                cells.append(f"{measured:.2f} ({lo:.2f}-{hi:.2f}) / {predicted:.2f}")
+                paired = ""
+                if "paired_ratio" in e:
+                    paired = f"; paired {e['paired_ratio']:.2f} ({e['paired_ratio_lo']:.2f}-{e['paired_ratio_hi']:.2f})"
+                cells.append(f"{measured:.2f} ({lo:.2f}-{hi:.2f}){paired} / {predicted:.2f}")
             else:
                 cells.append(f"{measured:.2f} / {predicted:.2f}")
         device = next(iter(entries.values()))["device"]

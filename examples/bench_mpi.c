@@ -22,7 +22,10 @@ in a list of parallel GPU matrix types, against mpiaijcusparse with the same par
                split into its two calls, each process's device synchronised after each scatter: VecScatterBegin()
                (with an MPI that is not GPU-aware: packing, the copy of the packed values to host memory, the sends)
                and VecScatterEnd() (the wait for the messages, the copy to the device, the unpacking);
-   and the ratios to mpiaijcusparse. The result is checked against mpiaijcusparse's (relative 2-norm error).
+   and the ratios to mpiaijcusparse; paired: the product's ratio measured again in pairs, a batch of mpiaijcusparse's
+   products then a batch of the entry's, for every batch (the median of the per-pair ratios, and their least and
+   greatest in the records: paired_ratio_lo, paired_ratio_hi), which what drifts between the entries (the host, the
+   staged scatter) does not move. The result is checked against mpiaijcusparse's (relative 2-norm error).
    Rank 0 prints a table; the JSON records carry the device, the number of distinct GPUs the processes use (PETSc
    gives rank r the device r mod the devices it sees, -device_select_cuda overrides), the copy bandwidth of rank 0's
    GPU, the matrix, the process count.
@@ -46,6 +49,24 @@ typedef struct {
   PetscReal product_lo, product_hi;                                          /* the least and the greatest batch of the product */
 } Timing;
 
+/* The seconds per operation of one batch of t->reps operations, the maximum over the ranks (the batch starts at a
+   barrier, each rank synchronizes its device at the end); op(ctx) runs one operation */
+static PetscErrorCode TimeBatch(MPI_Comm comm, const Timing *t, PetscErrorCode (*op)(void *), void *opctx, PetscReal *secs)
+{
+  PetscLogDouble t0, t1;
+  PetscReal      local;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscCall(PetscTime(&t0));
+  for (PetscInt r = 0; r < t->reps; r++) PetscCall(op(opctx));
+  PetscCallCUDA(cudaDeviceSynchronize());
+  PetscCall(PetscTime(&t1));
+  local = (PetscReal)(t1 - t0) / t->reps;
+  PetscCallMPI(MPIU_Allreduce(&local, secs, 1, MPIU_REAL, MPI_MAX, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Seconds per operation, max over ranks of each batch, median over batches (and the least and greatest batch, when lo
    and hi are not NULL); op(ctx) runs one operation */
 static PetscErrorCode TimeOp(MPI_Comm comm, const Timing *t, PetscErrorCode (*op)(void *), void *opctx, PetscReal *median, PetscReal *lo, PetscReal *hi)
@@ -57,22 +78,40 @@ static PetscErrorCode TimeOp(MPI_Comm comm, const Timing *t, PetscErrorCode (*op
   for (PetscInt w = 0; w < t->warmup; w++) PetscCall(op(opctx));
   PetscCallCUDA(cudaDeviceSynchronize());
   for (PetscInt b = 0; b < t->batches; b++) {
-    PetscLogDouble t0, t1;
-    PetscReal      local, global;
-
-    PetscCallMPI(MPI_Barrier(comm));
-    PetscCall(PetscTime(&t0));
-    for (PetscInt r = 0; r < t->reps; r++) PetscCall(op(opctx));
-    PetscCallCUDA(cudaDeviceSynchronize());
-    PetscCall(PetscTime(&t1));
-    local = (PetscReal)(t1 - t0) / t->reps;
-    PetscCallMPI(MPIU_Allreduce(&local, &global, 1, MPIU_REAL, MPI_MAX, comm));
-    secs[b] = global;
-    if (lo) *lo = b ? PetscMin(*lo, global) : global;
-    if (hi) *hi = b ? PetscMax(*hi, global) : global;
+    PetscCall(TimeBatch(comm, t, op, opctx, &secs[b]));
+    if (lo) *lo = b ? PetscMin(*lo, secs[b]) : secs[b];
+    if (hi) *hi = b ? PetscMax(*hi, secs[b]) : secs[b];
   }
   PetscCall(BenchMedianReal(t->batches, secs, median));
   PetscCall(PetscFree(secs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The speed-up of opb over opa measured in pairs: batch b of opa, then batch b of opb, so that what drifts during the
+   run (the host, the other processes, the staged scatter) falls on both alike; the median of the per-pair ratios
+   (opa's time over opb's) and their least and greatest */
+static PetscErrorCode TimePaired(MPI_Comm comm, const Timing *t, PetscErrorCode (*op)(void *), void *ctxa, void *ctxb, PetscReal *median, PetscReal *lo, PetscReal *hi)
+{
+  PetscReal *ratio;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(t->batches, &ratio));
+  for (PetscInt w = 0; w < t->warmup; w++) {
+    PetscCall(op(ctxa));
+    PetscCall(op(ctxb));
+  }
+  PetscCallCUDA(cudaDeviceSynchronize());
+  for (PetscInt b = 0; b < t->batches; b++) {
+    PetscReal sa, sb;
+
+    PetscCall(TimeBatch(comm, t, op, ctxa, &sa));
+    PetscCall(TimeBatch(comm, t, op, ctxb, &sb));
+    ratio[b] = sa / sb;
+    *lo      = b ? PetscMin(*lo, ratio[b]) : ratio[b];
+    *hi      = b ? PetscMax(*hi, ratio[b]) : ratio[b];
+  }
+  PetscCall(BenchMedianReal(t->batches, ratio, median));
+  PetscCall(PetscFree(ratio));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -415,14 +454,14 @@ int main(int argc, char **argv)
 
   if (flg_json && rank == 0) PetscCall(PetscFOpen(PETSC_COMM_SELF, json_out, "a", &json));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# %s, %d processes on %d GPUs, copy bandwidth %.1f GB/s; matrix %s %s: %" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt64_FMT " entries, at most %" PetscInt_FMT " ghost values per process\n", prop.name, size, ngpus, (double)bw, matrix, params, M, N, (PetscInt64)nnz, ghosts_max));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# %-20s %12s %12s %12s %12s %12s %10s %10s %10s\n", "entry", "product_us", "diagonal_us", "offdiag_us", "scatter_us", "begin+end", "vs_product", "vs_diag", "error"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# %-20s %12s %12s %12s %12s %12s %10s %10s %10s %10s\n", "entry", "product_us", "diagonal_us", "offdiag_us", "scatter_us", "begin+end", "vs_product", "paired", "vs_diag", "error"));
   PetscCall(PetscStrToArray(types, ',', &ntypes, &entries));
   for (int k = 0; k < ntypes; k++) {
     char      type[64], *slash;
     PetscBool offdiag = PETSC_FALSE, overlap = PETSC_FALSE, cusparse;
     Mat       A;
     Timing    tk = t;
-    PetscReal err;
+    PetscReal err, paired = 1, paired_lo = 1, paired_hi = 1;
 
     PetscCall(PetscStrncpy(type, entries[k], sizeof(type)));
     PetscCall(PetscStrchr(type, '/', &slash));
@@ -457,19 +496,24 @@ int main(int argc, char **argv)
       PetscCall(PetscOptionsSetValue(NULL, prefix, overlap ? "true" : "false"));
       PetscCall(MatSetFromOptions(A));
       PetscCall(TimeMatrix(A, x, y, &tk));
+      { /* the product against mpiaijcusparse's, batch after batch */
+        OpCtx ca = {Aref, x, y, NULL}, cb = {A, x, y, NULL};
+
+        PetscCall(TimePaired(PETSC_COMM_WORLD, &t, OpMult, &ca, &cb, &paired, &paired_lo, &paired_hi));
+      }
     }
     PetscCall(MatMult(A, x, y));
     PetscCall(VecAXPY(y, -1.0, yref));
     PetscCall(VecNorm(y, NORM_2, &err));
     err = nrmref > 0 ? err / nrmref : err;
     if (!(err <= 1e-12)) nfailed++;
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f %5.0f+%-6.0f %10.3f %10.3f %10.2e\n", entries[k], 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.offdiag, 1e6 * (double)tk.scatter, 1e6 * (double)tk.scatter_begin, 1e6 * (double)tk.scatter_end, (double)(ref.product / tk.product), (double)(ref.diagonal / tk.diagonal), (double)err));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-20s %12.2f %12.2f %12.2f %12.2f %5.0f+%-6.0f %10.3f %10.3f %10.3f %10.2e\n", entries[k], 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.offdiag, 1e6 * (double)tk.scatter, 1e6 * (double)tk.scatter_begin, 1e6 * (double)tk.scatter_end, (double)(ref.product / tk.product), (double)paired, (double)(ref.diagonal / tk.diagonal), (double)err));
     if (timeline) PetscCall(TraceProduct(A, x, y, entries[k], sync_event));
     if (json)
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, json,
                              "{\"device\": \"%s\", %s, \"copy_bw_GBs\": %.2f, \"nprocs\": %d, \"gpus\": %d, \"matrix\": \"%s\", \"matrix_params\": \"%s\", \"rows\": %" PetscInt_FMT ", \"cols\": %" PetscInt_FMT ", \"nnz\": %" PetscInt64_FMT
-                             ", \"ghosts_max\": %" PetscInt_FMT ", \"entry\": \"%s\", \"type\": \"%s\", \"offdiag\": %s, \"overlap\": %s, \"product_us\": %.3f, \"diagonal_us\": %.3f, \"offdiag_us\": %.3f, \"scatter_us\": %.3f, \"scatter_begin_us\": %.3f, \"scatter_end_us\": %.3f, \"ref_product_us\": %.3f, \"ref_diagonal_us\": %.3f, \"ref_offdiag_us\": %.3f, \"ref_scatter_us\": %.3f, \"product_lo_us\": %.3f, \"product_hi_us\": %.3f, \"ref_product_lo_us\": %.3f, \"ref_product_hi_us\": %.3f, \"batches\": %" PetscInt_FMT ", \"reps\": %" PetscInt_FMT ", \"rel_error\": %.3e}\n",
-                             prop.name, provjson, (double)bw, size, ngpus, matrix, params, M, N, (PetscInt64)nnz, ghosts_max, entries[k], type, offdiag ? "true" : "false", overlap ? "true" : "false", 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.offdiag, 1e6 * (double)tk.scatter, 1e6 * (double)tk.scatter_begin, 1e6 * (double)tk.scatter_end, 1e6 * (double)ref.product, 1e6 * (double)ref.diagonal, 1e6 * (double)ref.offdiag, 1e6 * (double)ref.scatter, 1e6 * (double)tk.product_lo, 1e6 * (double)tk.product_hi, 1e6 * (double)ref.product_lo, 1e6 * (double)ref.product_hi, t.batches, t.reps, (double)err));
+                             ", \"ghosts_max\": %" PetscInt_FMT ", \"entry\": \"%s\", \"type\": \"%s\", \"offdiag\": %s, \"overlap\": %s, \"product_us\": %.3f, \"diagonal_us\": %.3f, \"offdiag_us\": %.3f, \"scatter_us\": %.3f, \"scatter_begin_us\": %.3f, \"scatter_end_us\": %.3f, \"ref_product_us\": %.3f, \"ref_diagonal_us\": %.3f, \"ref_offdiag_us\": %.3f, \"ref_scatter_us\": %.3f, \"product_lo_us\": %.3f, \"product_hi_us\": %.3f, \"ref_product_lo_us\": %.3f, \"ref_product_hi_us\": %.3f, \"paired_ratio\": %.4f, \"paired_ratio_lo\": %.4f, \"paired_ratio_hi\": %.4f, \"batches\": %" PetscInt_FMT ", \"reps\": %" PetscInt_FMT ", \"rel_error\": %.3e}\n",
+                             prop.name, provjson, (double)bw, size, ngpus, matrix, params, M, N, (PetscInt64)nnz, ghosts_max, entries[k], type, offdiag ? "true" : "false", overlap ? "true" : "false", 1e6 * (double)tk.product, 1e6 * (double)tk.diagonal, 1e6 * (double)tk.offdiag, 1e6 * (double)tk.scatter, 1e6 * (double)tk.scatter_begin, 1e6 * (double)tk.scatter_end, 1e6 * (double)ref.product, 1e6 * (double)ref.diagonal, 1e6 * (double)ref.offdiag, 1e6 * (double)ref.scatter, 1e6 * (double)tk.product_lo, 1e6 * (double)tk.product_hi, 1e6 * (double)ref.product_lo, 1e6 * (double)ref.product_hi, (double)paired, (double)paired_lo, (double)paired_hi, t.batches, t.reps, (double)err));
     PetscCall(MatDestroy(&A));
   }
   PetscCall(PetscStrToArrayDestroy(ntypes, entries));

@@ -86,10 +86,12 @@ with open(sys.argv[1], "w") as f:
     f.write(rec("sellcs", 90.0, 100.0, None) + "\n")  # an old record: no commit, no range
     # 100/80 = 1.25; predicted 100 / (100 - 50 + 40) = 1.11; range 95/85 = 1.12 to 105/75 = 1.40
     f.write(rec("sellcs", 80.0, 100.0, "c0ffee0", dict(product_lo_us=75.0, product_hi_us=85.0, ref_product_lo_us=95.0, ref_product_hi_us=105.0)) + "\n")
+    f.write(rec("bce", 80.0, 100.0, "c0ffee0", dict(product_lo_us=75.0, product_hi_us=85.0, ref_product_lo_us=95.0, ref_product_hi_us=105.0,
+                                                   paired_ratio=1.21, paired_ratio_lo=1.19, paired_ratio_hi=1.234)) + "\n")
 PY
 python3 "$bench/mpi_report.py" "$work/mpi.jsonl" > "$work/mpi.md"
 expect "$work/mpi.md" '^Commit c0ffee0' "mpi_report.py: the last record's commit by default"
-expect "$work/mpi.md" '^\| 2 \| lap2d5 \| GPU \| 0% \| n\.a\. \| 1\.25 \(1\.12-1\.40\) / 1\.11 \| n\.a\. \|' "mpi_report.py: the ratio, its range and the prediction"
+expect "$work/mpi.md" '^\| 2 \| lap2d5 \| GPU \| 0% \| n\.a\. \| 1\.25 \(1\.12-1\.40\) / 1\.11 \| 1\.25 \(1\.12-1\.40\); paired 1\.21 \(1\.19-1\.23\) / 1\.11 \|' "mpi_report.py: the ratio, its range, the paired ratio and the prediction"
 python3 "$bench/mpi_report.py" "$work/mpi.jsonl" --commit none > "$work/mpi.md"
 expect "$work/mpi.md" '^\| 2 \| lap2d5 \| GPU \| 0% \| n\.a\. \| 1\.11 / 1\.05 \| n\.a\. \|' "mpi_report.py --commit none: the records without commit"
 echo "scaling_report.py, mg.py --report and mpi_report.py: as documented on known records"
