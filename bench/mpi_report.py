@@ -9,7 +9,7 @@ entries of one matrix is the noise of the run. Records that carry the least and 
 Records with the paired measurement (a batch of mpiaijcusparse's products, then one of ours, for every batch, so that
 what drifts during the run falls on both) add "paired" and the median of the per-pair ratios with their range.
 
-  python3 bench/mpi_report.py bench/results/h100/mpi.jsonl [--offdiag] [--commit C]
+  python3 bench/mpi_report.py bench/results/h200/mpi.jsonl [--offdiag] [--commit C]
   (--offdiag: the /offdiag entries; --commit: the records of commit C, default those of the last record's commit; records
   written before the benchmark carried its provenance have none, selected by --commit none)
 """
