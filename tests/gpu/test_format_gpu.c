@@ -17,7 +17,9 @@ static const char help[] = "A petsc-gpuformats type on the GPU: against its host
    5. Options and errors: a valid and two out-of-range options of the format; host vectors.
    6. Out of device memory: the build's clear error, no device memory held after it, cuSPARSE's products meanwhile.
    7. (-part random, not in "all") 1 on -count random matrices with -variants of the parameter variants: the
-      compute-sanitizer runs (tests/CMakeLists.txt, PETSCGPUFORMATS_SANITIZE).
+      compute-sanitizer runs (tests/CMakeLists.txt, PETSCGPUFORMATS_SANITIZE). With -explicit_transpose the matrices of
+      1 and 7 get MAT_FORM_EXPLICIT_TRANSPOSE, so that aijcusparse's transpose products (the oracle's, and ours, which
+      are inherited) multiply by an explicit transpose instead of running cuSPARSE's transpose kernel (initcheck).
 */
 #include <petscgpuformats.h>
 #include <petscdevice_cuda.h>
@@ -27,6 +29,7 @@ static const char help[] = "A petsc-gpuformats type on the GPU: against its host
 #include "../common/testcsr.h"
 
 static PetscRandom rnd;
+static PetscBool   explicit_transpose = PETSC_FALSE; /* -explicit_transpose */
 
 typedef struct {
   const char *root;                                                                                                                                   /* MATCMRS */
@@ -387,6 +390,10 @@ static PetscErrorCode CheckMatrix(PetscInt m, PetscInt n, const PetscInt *len, c
   PetscCall(MatConvert(H, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
   PetscCall(MatConvert(H, fmt->type, MAT_INITIAL_MATRIX, &A));
   PetscCall(CheckType(A, fmt->type, what));
+  if (explicit_transpose) {
+    PetscCall(MatSetOption(B, MAT_FORM_EXPLICIT_TRANSPOSE, PETSC_TRUE));
+    PetscCall(MatSetOption(A, MAT_FORM_EXPLICIT_TRANSPOSE, PETSC_TRUE));
+  }
   for (PetscInt k = 0, nv = PetscMin(fmt->nvariants, maxvariants); k < nv; k++) {
     /* with fewer variants than the format has, spread over the list and shifted with every matrix, so that a run of
        many matrices reaches them all */
@@ -1064,6 +1071,7 @@ int main(int argc, char **argv)
 
     PetscCall(PetscOptionsGetString(NULL, NULL, "-part", part, sizeof(part), NULL));
     PetscCall(PetscOptionsGetInt(NULL, NULL, "-variants", &maxvariants, NULL));
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-explicit_transpose", &explicit_transpose, NULL));
     PetscCall(PetscStrcmp(part, "all", &all));
     for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(parts); i++) {
       PetscBool match;
