@@ -172,9 +172,9 @@ def profile(recs, cases, top=4):
     return out if len(out) > 7 else []  # the heading alone: no records with the event table
 
 
-def report(path, commit=None):
-    """The report of one commit's records (default: the commit of the last record; the file is append-only), or of
-    several (commit: a comma separated list, or "all": every record, for a file that merges runs without repeats)"""
+def select(path, commit=None):
+    """The records (warm-up runs left out) of one commit (default: the commit of the last record; the file is
+    append-only), or of several (commit: a comma separated list, or "all")"""
     recs = [r for r in (json.loads(line) for line in open(path) if line.strip()) if not r.get("warmup")]
     if recs and commit and (commit == "all" or "," in commit):
         wanted = commit.split(",")
@@ -185,6 +185,37 @@ def report(path, commit=None):
         recs = [r for r in recs if r.get("commit", "").startswith(key[0] or "") and (commit or r.get("dirty") == key[1])]
     if not recs:
         print(f"no records of commit {commit} in {path}", file=sys.stderr)
+    return recs
+
+
+# events that run the same code with every type, their time per call telling how fast the process ran as a whole
+PACE = ("VecMDot", "VecNorm", "SNESFunctionEval")
+
+
+def runs(path, case, commit=None):
+    """Every run of one case, in the order they ran (the types interleaved): iterations, setup and solve, and the time
+    per call of events whose code is the same for every type (PACE), which shows a run that was slower as a whole"""
+    recs = [r for r in select(path, commit) if label(r) == case and r["rc"] == 0]
+    pace = [e for e in PACE if any(e in r.get("events", {}) for r in recs)]
+    out = [f"Runs of {case}, in the order they ran; µs per call of events whose code is the same for every type:", "",
+           "| commit | type | iterations | PCSetUp s | solve s | " + " | ".join(f"{e} µs/call" for e in pace) + " |",
+           "|---|---|---|---:|---:|" + "---:|" * len(pace)]
+    for r in recs:
+        solve = r.get("SNESSolve", r.get("KSPSolve", {})).get("s")
+        cells = []
+        for e in pace:
+            n, t = r.get("events", {}).get(e, (0, 0.0))
+            cells.append(f"{1e6 * t / n:.1f}" if n else "")
+        out.append(f"| {r.get('commit', '')} | {r['type']} | {' '.join(map(str, r['iterations']))} | {r.get('PCSetUp', {}).get('s', 0):.3f} | "
+                   f"{'' if solve is None else f'{solve:.3f}'} | " + " | ".join(cells) + " |")
+    print("\n".join(out))
+
+
+def report(path, commit=None):
+    """The report of one commit's records (default: the commit of the last record; the file is append-only), or of
+    several (commit: a comma separated list, or "all": every record, for a file that merges runs without repeats)"""
+    recs = select(path, commit)
+    if not recs:
         return
     out = []
     dev = {r["gpu"] for r in recs}
@@ -253,11 +284,16 @@ def main():
     ap.add_argument("--results", default=None)
     ap.add_argument("--report", default=None, help="only write the report of this JSONL file")
     ap.add_argument("--commit", default=None, help="with --report: the records of this commit, of a comma separated list of them, or all (default: the last record's)")
+    ap.add_argument("--runs", default=None, help="with --report: print every run of this case (its label, as in the report) instead, "
+                    "with the time per call of events whose code is the same for every type")
     ap.add_argument("--by-commit", action="store_true", help="with --report and several commits: one block per case and commit "
                     "(each commit's records one run on one machine), instead of one median over them all")
     args = ap.parse_args()
     global BY_RUN
     BY_RUN = args.by_commit
+    if args.report and args.runs:
+        runs(args.report, args.runs, args.commit)
+        return
     if args.report:
         report(args.report, args.commit)
         return

@@ -74,6 +74,19 @@ gamg_record 5.0
 gamg_record 100.0 warmup
 python3 "$bench/mg.py" --report "$work/mg.jsonl" > "$work/mg.out"
 expect "$work/mg.md" '^\| ex45_gamg_129 \| aijcusparse \| 2 \| 8 \| 4\.000 \(3\.000-5\.000\) \|' "mg.py: the median of two runs with their range, the warm-up run left out"
+# mg.py --runs: every run of a case in order, with the time per call of the events whose code is the same for every type
+python3 - "$work/mg-runs.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[1], "w") as f:
+    for typ, mdot in (("aijcusparse", 0.0044), ("sellcs", 0.0106)):
+        f.write(json.dumps({"case": "ex19_gamg", "type": typ, "nprocs": 1, "gpus": 1, "rc": 0, "iterations": [58, 52],
+                            "SNESSolve": {"count": 1, "s": 0.6, "gpu_flop_pct": 100.0}, "PCSetUp": {"count": 2, "s": 0.09, "gpu_flop_pct": 100.0},
+                            "events": {"VecMDot": [200, mdot], "SNESFunctionEval": [45, 0.0045]},
+                            "commit": "c0ffee0", "dirty": False, "gpu": "GPU", "driver": "", "cuda": "13.0", "petsc": "3.22.5"}) + "\n")
+PY
+python3 "$bench/mg.py" --report "$work/mg-runs.jsonl" --runs ex19_gamg > "$work/mg-runs.md"
+expect "$work/mg-runs.md" '^\| c0ffee0 \| sellcs \| 58 52 \| 0\.090 \| 0\.600 \| 53\.0 \| 100\.0 \|$' "mg.py --runs: a run, the time per call of VecMDot and SNESFunctionEval"
+expect "$work/mg-runs.md" '^\| c0ffee0 \| aijcusparse \| 58 52 \| 0\.090 \| 0\.600 \| 22\.0 \| 100\.0 \|$' "mg.py --runs: the runs in their order"
 # mpi_report.py: the last commit's records by default; a record with the batches' range adds it in brackets
 python3 - "$work/mpi.jsonl" <<'PY'
 import json, sys
