@@ -12,6 +12,8 @@
 #             1 and 2 GPUs (bench/mg.py; KSP_CASES, KSP_TYPES, KSP_NP, KSP_REPEAT for its options)
 #   refresh   bench/run_suite.sh refresh (records with rebuild and host-assembled times), again with
 #             -mat_gpuformat_stream_alloc false (cudaMalloc(); bench-cudamalloc/) if 200 s are left, then the build phases (-info)
+#   spmv      bench/run_suite.sh for each suite of SPMV_SUITES (default "cmrs sellcs bce rmat"; PETSc's sellcuda
+#             included), records with provenance in spmv/SUITE.jsonl, each suite within what is left of the deadline
 #   mg        bench/mg.py (MG_CASES, default its six multigrid cases; MG_TYPES, default its four; MG_REPEAT, default 5)
 #             into mg/mg.jsonl and mg.md
 #   mpi       bench/mpi.sh (the parallel benchmark on 1, 2 and 4 processes sharing the GPU) into mpi/
@@ -24,7 +26,7 @@
 #                                           SANITIZE_ARGS (added to the sanitizer tests' ctest, e.g. "-R racecheck"), SANITIZE_JOBS (6)
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
-  sed -n '2,24p' "$0" | sed -E 's/^# ?//'
+  sed -n '2,26p' "$0" | sed -E 's/^# ?//'
   exit 0
   ;;
 esac
@@ -146,6 +148,17 @@ if [[ " $steps " == *" refresh "* ]]; then
   else
     echo "no time left for the refresh benchmark ($t s)"
   fi
+fi
+if [[ " $steps " == *" spmv "* ]]; then
+  for suite in ${SPMV_SUITES:-cmrs sellcs bce rmat}; do
+    t=$(($(left) - 20))
+    if [ "$t" -le 30 ]; then
+      echo "no time left for the $suite suite ($t s)"
+      break
+    fi
+    OUT="$work/gpu-checks/spmv" timeout "$t" bash bench/run_suite.sh "$suite" > "$work/gpu-checks/spmv-$suite-run.log" 2>&1
+    echo "spmv $suite rc=$?" | tee -a "$work/gpu-checks/spmv-$suite-run.log"
+  done
 fi
 if [[ " $steps " == *" mg "* ]]; then
   t=$(($(left) - 20))
