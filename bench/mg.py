@@ -119,12 +119,16 @@ def run(args, case, typ, lib, prov, nprocs=1):
     cmd = f"{exe} {cargs} {typeopt} {base} {extra} -ksp_converged_reason -log_view -log_view_gpu_time"
     if nprocs > 1:
         cmd = f"mpiexec -n {nprocs} {cmd}"
+    elif args.pin:  # one process on given cores, so that where the system places it does not set its pace
+        cmd = f"taskset -c {args.pin} {cmd}"
     if base not in PETSC_TYPES:
         cmd += f" -dll_append {lib}"
     t0 = time.time()
     p = subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=args.timeout)
     rec = {"case": case, "type": typ, "nprocs": nprocs, "gpus": min(nprocs, gpu_count()), "command": cmd.replace(args.build + "/", ""), "rc": p.returncode,
            "wall_s": round(time.time() - t0, 3)}
+    if args.pin and nprocs == 1:
+        rec["pin"] = args.pin
     rec.update(parse(p.stdout))
     rec.update(prov)
     if p.returncode:
@@ -284,6 +288,7 @@ def main():
     ap.add_argument("--results", default=None)
     ap.add_argument("--report", default=None, help="only write the report of this JSONL file")
     ap.add_argument("--commit", default=None, help="with --report: the records of this commit, of a comma separated list of them, or all (default: the last record's)")
+    ap.add_argument("--pin", default=None, help="run the one-process cases on these cores (taskset -c, e.g. 2 or 2-3); the records say so")
     ap.add_argument("--runs", default=None, help="with --report: print every run of this case (its label, as in the report) instead, "
                     "with the time per call of events whose code is the same for every type")
     ap.add_argument("--by-commit", action="store_true", help="with --report and several commits: one block per case and commit "

@@ -14,8 +14,8 @@
 #             -mat_gpuformat_stream_alloc false (cudaMalloc(); bench-cudamalloc/) if 200 s are left, then the build phases (-info)
 #   spmv      bench/run_suite.sh for each suite of SPMV_SUITES (default "cmrs sellcs bce rmat"; PETSc's sellcuda
 #             included), records with provenance in spmv/SUITE.jsonl, each suite within what is left of the deadline
-#   mg        bench/mg.py (MG_CASES, default its six multigrid cases; MG_TYPES, default its four; MG_REPEAT, default 5)
-#             into mg/mg.jsonl and mg.md
+#   mg        bench/mg.py (MG_CASES, default its six multigrid cases; MG_TYPES, default its four; MG_REPEAT, default 5; MG_PIN:
+#             its --pin, the cores of the one-process runs) into mg/mg.jsonl and mg.md
 #   mpi       bench/mpi.sh (the parallel benchmark on 1, 2 and 4 processes sharing the GPU) into mpi/
 # Everything goes into one file, OUTDIR/gpu-checks.tar.gz (a tool that returns only a few files gets all of it).
 #   bash tests/gpu/all.sh OUTDIR            environment: START, DEADLINE (default 540), STEPS, SUITE_NP (1 or all; default 1),
@@ -164,7 +164,7 @@ if [[ " $steps " == *" mg "* ]]; then
   t=$(($(left) - 20))
   if [ "$t" -gt 60 ]; then
     mkdir -p "$work/gpu-checks/mg"
-    timeout "$t" python3 bench/mg.py ${MG_CASES:+--cases "$MG_CASES"} ${MG_TYPES:+--types "$MG_TYPES"} --repeat "${MG_REPEAT:-5}" --results "$work/gpu-checks/mg/mg.jsonl" > "$work/gpu-checks/mg/mg-run.log" 2>&1
+    timeout "$t" python3 bench/mg.py ${MG_CASES:+--cases "$MG_CASES"} ${MG_TYPES:+--types "$MG_TYPES"} ${MG_PIN:+--pin "$MG_PIN"} --repeat "${MG_REPEAT:-5}" --results "$work/gpu-checks/mg/mg.jsonl" > "$work/gpu-checks/mg/mg-run.log" 2>&1
     echo "mg rc=$?" | tee -a "$work/gpu-checks/mg/mg-run.log"
     python3 bench/mg.py --report "$work/gpu-checks/mg/mg.jsonl" > /dev/null 2>&1
     head -40 "$work/gpu-checks/mg/mg.md" 2> /dev/null
