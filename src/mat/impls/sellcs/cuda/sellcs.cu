@@ -35,7 +35,6 @@ typedef struct {
   /* the matrix, on the device */
   SELLCSArrays         d;
   int                 *pos;       /* nslots: the CSR entry of each slot, -1 for padding (the value refresh gathers through it) */
-  int                 *iperm;     /* during the build, when sigma > 1: the sorted position of each original row */
   int                 *lchunkptr; /* nlong + 1: chunks of long row l are [lchunkptr[l], lchunkptr[l+1]) */
   int                 *lchunkrow; /* nlchunks: the long row of each chunk */
   PetscScalar         *lpartial;  /* nlchunks partial sums */
@@ -296,11 +295,6 @@ __global__ static void sellcs_windows_kernel(int nwin, int m, int sigma, int *__
   for (long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x; w <= nwin; w += (long long)gridDim.x * blockDim.x) offsets[w] = (int)min((long long)w * sigma, (long long)m);
 }
 
-__global__ static void sellcs_invert_kernel(int m, const int *__restrict__ perm, int *__restrict__ iperm)
-{
-  for (long long r = blockIdx.x * (long long)blockDim.x + threadIdx.x; r < m; r += (long long)gridDim.x * blockDim.x) iperm[perm[r]] = r;
-}
-
 /* chunk_ptr[c] = C x (longest row of chunk c), before the exclusive scan */
 __global__ static void sellcs_widths_kernel(int nchunks, int C, const int *__restrict__ rowlen, long long *__restrict__ width)
 {
@@ -325,22 +319,46 @@ struct SELLCSUnsortedSlots {
   }
 };
 
+#define SELLCS_FILL_UNROLL 8 /* entries a thread of the fill loads before it stores the first */
+
 /*
-   Entry e of the CSR goes to its slot, and the slot records e in pos: its row is found by binary search, so
-   long rows cost no more than short ones
+   The chunks' slots in order: one thread per row of a chunk (lane r of chunk c, the sorted row c C + r) writes the row's
+   entries and then the padding up to the chunk's width (column 0, value 0, position -1), so consecutive threads write
+   consecutive slots and nothing needs zeroing first; each thread loads SELLCS_FILL_UNROLL entries of its row at a time.
+   A long row (length -1) is all padding here: it lives in the long part. perm: the original row of each sorted row
+   (NULL when sigma = 1).
 */
-__global__ static void sellcs_fill_kernel(int m, int nnz, int logC, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, const int *__restrict__ rowlen, const long long *__restrict__ chunk_ptr, int *__restrict__ col, PetscScalar *__restrict__ val, int *__restrict__ pos)
+__global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_fill_kernel(int m, int nchunks, int logC, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ perm, const int *__restrict__ rowlen, const long long *__restrict__ chunk_ptr, int *__restrict__ col, PetscScalar *__restrict__ val, int *__restrict__ pos)
 {
-  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < nnz; e += (long long)gridDim.x * blockDim.x) {
-    const int lo = MatGPUFormatRowOfEntry(rowptr, m, e);
-    const int r  = iperm ? iperm[lo] : lo;
+  const long long nthreads = (long long)nchunks << logC;
 
-    if (rowlen[r] < 0) continue; /* a long row: in the long part */
-    const long long slot = chunk_ptr[r >> logC] + ((long long)(e - rowptr[lo]) << logC) + (r & ((1 << logC) - 1));
+  for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < nthreads; t += (long long)gridDim.x * blockDim.x) {
+    const long long c = t >> logC, base = chunk_ptr[c] + (t & ((1LL << logC) - 1)), w = (chunk_ptr[c + 1] - chunk_ptr[c]) >> logC;
+    const int       l  = t < m ? max(rowlen[t], 0) : 0;
+    const int       e0 = l ? rowptr[perm ? perm[t] : t] : 0;
 
-    col[slot] = colind[e];
-    val[slot] = csrval[e];
-    pos[slot] = (int)e;
+    for (long long j0 = 0; j0 < w; j0 += SELLCS_FILL_UNROLL) {
+      int         cj[SELLCS_FILL_UNROLL];
+      PetscScalar vj[SELLCS_FILL_UNROLL];
+
+#pragma unroll
+      for (int u = 0; u < SELLCS_FILL_UNROLL; u++) {
+        const long long j = j0 + u;
+
+        cj[u] = j < l ? colind[e0 + j] : 0;
+        vj[u] = j < l ? csrval[e0 + j] : 0.0;
+      }
+#pragma unroll
+      for (int u = 0; u < SELLCS_FILL_UNROLL; u++) {
+        const long long j = j0 + u, slot = base + (j << logC);
+
+        if (j < w) {
+          col[slot] = cj[u];
+          val[slot] = vj[u];
+          pos[slot] = j < l ? e0 + (int)j : -1;
+        }
+      }
+    }
   }
 }
 
@@ -356,7 +374,6 @@ static PetscErrorCode SELLCSReset(void *fmt)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.col));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.val));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->pos));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->iperm));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lrow));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lptr));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lcol));
@@ -375,9 +392,9 @@ static PetscErrorCode SELLCSReset(void *fmt)
 
 /*
    Sorts the rows by descending length within windows of sigma rows (stable); rowlen gets the sorted lengths,
-   perm the original row of each sorted row and iperm the sorted position of each original row
+   and perm the original row of each sorted row
 */
-static PetscErrorCode SELLCSSortRows(SELLCSArrays *d, const int *len, int *iperm, MatGPUFormatScratch *scratch, cudaStream_t stream)
+static PetscErrorCode SELLCSSortRows(SELLCSArrays *d, const int *len, MatGPUFormatScratch *scratch, cudaStream_t stream)
 {
   const int m = (int)d->m, nwin = (int)((d->m + d->sigma - 1) / d->sigma);
   int      *iota, *offsets;
@@ -394,8 +411,6 @@ static PetscErrorCode SELLCSSortRows(SELLCSArrays *d, const int *len, int *iperm
   PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
   PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "SELL-C-sigma", workbytes, &work));
   PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
-  sellcs_invert_kernel<<<MatGPUFormatGrid(m, SELLCS_BLOCK), SELLCS_BLOCK, 0, stream>>>(m, d->perm, iperm);
-  PetscCallCUDA(cudaGetLastError());
   PetscCall(MatGPUFormatScratchRelease_Private(scratch, mark)); /* in stream order */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -479,8 +494,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCallCUDA(cudaMemsetAsync(d->rowlen, 0, (size_t)d->nchunks * d->C * sizeof(int), csr->stream));
   if (d->sigma > 1) {
     PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&d->perm));
-    PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&sc->iperm));
-    PetscCall(SELLCSSortRows(d, len, sc->iperm, &sc->scratch, csr->stream));
+    PetscCall(SELLCSSortRows(d, len, &sc->scratch, csr->stream));
   } else PetscCallCUDA(cudaMemcpyAsync(d->rowlen, len, (size_t)d->m * sizeof(int), cudaMemcpyDeviceToDevice, csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "sort"));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(d->nchunks + 1) * sizeof(long long), (void **)&d->chunk_ptr));
@@ -494,19 +508,15 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   d->nslots = nslots;
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "chunk offsets"));
 
-  /* the entries, padding zeroed, and the position map (padding -1) */
+  /* the entries, padding zeroed, and the position map (padding -1), written in slot order */
   bytes = (size_t)nslots * (2 * sizeof(int) + sizeof(PetscScalar));
   PetscCall(MatGPUFormatCheckDeviceMemory_Private("SELL-C-sigma", bytes));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(int), (void **)&d->col));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(PetscScalar), (void **)&d->val));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(int), (void **)&sc->pos));
-  PetscCallCUDA(cudaMemsetAsync(d->col, 0, (size_t)nslots * sizeof(int), csr->stream));
-  PetscCallCUDA(cudaMemsetAsync(d->val, 0, (size_t)nslots * sizeof(PetscScalar), csr->stream));
-  PetscCallCUDA(cudaMemsetAsync(sc->pos, 0xff, (size_t)nslots * sizeof(int), csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
-  sellcs_fill_kernel<<<MatGPUFormatGrid(d->nnz, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, sc->iperm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val, sc->pos);
+  sellcs_fill_kernel<<<MatGPUFormatGrid(d->nchunks * d->C, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nchunks, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, d->perm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val, sc->pos);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->iperm)); /* in stream order */
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "fill"));
   sc->bytes += (PetscLogDouble)bytes + (PetscLogDouble)d->nchunks * d->C * sizeof(int) + (d->nchunks + 1) * sizeof(long long) + (d->sigma > 1 ? d->m * sizeof(int) : 0);
   PetscFunctionReturn(PETSC_SUCCESS);
