@@ -404,14 +404,22 @@ static PetscErrorCode BCEDistribution(const MatGPUFormatCSR *csr, MatGPUFormatSc
   bce_histogram_kernel<<<PetscMin(MatGPUFormatGrid(csr->m, BCE_BLOCK), BCE_HIST_GRID), BCE_BLOCK, 0, csr->stream>>>((int)csr->m, maxlen, csr->rowptr, hist);
   PetscCallCUDA(cudaGetLastError());
   if (maxlen < BCE_HIST_HOST) { /* one trip to the host: the whole histogram */
-    int *hhist;
+    int        *hhist;
+    cudaError_t cerr;
 
     PetscCall(PetscMalloc1(maxlen + 1, &hhist));
-    PetscCallCUDA(cudaMemcpyAsync(hhist, hist, (size_t)(maxlen + 1) * sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
-    PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+    cerr = cudaMemcpyAsync(hhist, hist, (size_t)(maxlen + 1) * sizeof(int), cudaMemcpyDeviceToHost, csr->stream);
+    if (cerr == cudaSuccess) cerr = cudaStreamSynchronize(csr->stream);
+    if (cerr != cudaSuccess) PetscCall(PetscFree(hhist)); /* then the error */
+    PetscCallCUDA(cerr);
     nq = 0;
     for (int l = 1; l <= maxlen; l++) nq += hhist[l] > 0;
-    PetscCall(PetscMalloc2(nq, len, nq, cnt));
+    {
+      PetscErrorCode ierr = PetscMalloc2(nq, len, nq, cnt);
+
+      if (ierr) PetscCall(PetscFree(hhist));
+      PetscCall(ierr);
+    }
     nq = 0;
     for (int l = 1; l <= maxlen; l++) {
       if (hhist[l] > 0) {

@@ -218,26 +218,28 @@ PetscErrorCode MatGPUFormatDeviceFree_Private(void **ptr)
 {
   MatGPUFormatPhases *ph = MatGPUFormatCurrentPhases;
   PetscLogDouble      t0 = 0, t1;
+  void               *p  = *ptr;
+  cudaStream_t        stream;
+  cudaError_t         serr = cudaSuccess, ferr;
 
   PetscFunctionBegin;
-  if (*ptr && ph && ph->on) PetscCall(PetscTime(&t0));
-  if (*ptr) {
-    cudaStream_t stream;
-
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    /* in stream order; cudaFree() itself need not wait for the kernels queued on PETSc's stream, so we do */
-    if (MatGPUFormatStreamAlloc) PetscCallCUDA(cudaFreeAsync(*ptr, stream));
-    else {
-      PetscCallCUDA(cudaStreamSynchronize(stream));
-      PetscCallCUDA(cudaFree(*ptr));
-    }
+  if (!p) PetscFunctionReturn(PETSC_SUCCESS);
+  *ptr = NULL; /* never freed twice, whatever happens below */
+  if (ph && ph->on) PetscCall(PetscTime(&t0));
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  /* in stream order; cudaFree() itself need not wait for the kernels queued on PETSc's stream, so we do */
+  if (MatGPUFormatStreamAlloc) ferr = cudaFreeAsync(p, stream);
+  else {
+    serr = cudaStreamSynchronize(stream);
+    ferr = cudaFree(p); /* freed even when the wait failed */
   }
-  if (*ptr && ph && ph->on) {
+  if (ph && ph->on) {
     PetscCall(PetscTime(&t1));
     ph->frees++;
     ph->mallocseconds += t1 - t0;
   }
-  *ptr = NULL;
+  PetscCallCUDA(serr);
+  PetscCallCUDA(ferr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
