@@ -38,6 +38,7 @@ typedef struct {
   PetscInt         nnz, nzrows;
   PetscLogDouble   buildtime; /* seconds, last build */
   PetscInt         nbuilds, nrefreshes;
+  PetscBool        refreshpending;   /* new values (state) not yet in fmt: the next product takes them (ops->multrefresh) */
   PetscInt         product_min_rows; /* -mat_gpuformat_product_min_rows: products with fewer rows stay MATSEQAIJCUSPARSE */
   /* parallel matrices (gpuformatmpi.c): fmt holds only the parameters, which the blocks take; nothing is built */
   PetscBool mpi;

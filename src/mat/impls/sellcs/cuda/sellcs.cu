@@ -66,19 +66,28 @@ struct SELLCSKernelArgs {
   unsigned          *ldone;
 };
 
+/* With the refresh fused into the product: the new values (CSR order) and where they go; a separate kernel argument,
+   since SELLCSKernelArgs must stay at 128 bytes */
+struct SELLCSRefreshArgs {
+  const PetscScalar *csrval;
+  const int         *rowptr, *pos;
+  PetscScalar       *val, *lval;
+};
+
 /*
    Chunk c of the long part, by one warp: the partial sum of its SELLCS_CHUNK entries; the warp that finishes
    the last chunk of a row (a counter per row) adds the partial sums in chunk order, so the result does not
    depend on timing.
 */
-template <bool ADD>
-__device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, int c, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, int lane)
+template <bool ADD, bool REFRESH>
+__device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, const SELLCSRefreshArgs &f, int c, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, int lane)
 {
   const int   lo   = __ldg(a.lchunkrow + c); /* the long row of chunk c */
   unsigned    last = 0;
   PetscScalar sum  = 0.0;
   const int   c0 = a.lchunkptr[lo], c1 = a.lchunkptr[lo + 1];
   const int   b = a.lptr[lo] + (c - c0) * SELLCS_CHUNK, e = min(a.lptr[lo + 1], b + SELLCS_CHUNK);
+  const int   d = REFRESH ? f.rowptr[a.lrow[lo]] - a.lptr[lo] : 0; /* with REFRESH: the CSR entry of long entry j is j + d */
 
   for (int j = b + lane; j < e; j += 32 * SELLCS_UNROLL) {
     int         cc[SELLCS_UNROLL];
@@ -89,7 +98,13 @@ __device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, int c, const
       const bool in = j + 32 * u < e;
 
       cc[u] = in ? __ldcs(a.lcol + j + 32 * u) : 0;
-      v[u]  = in ? __ldcs(a.lval + j + 32 * u) : 0.0;
+      if (REFRESH) v[u] = in ? __ldcs(f.csrval + j + 32 * u + d) : 0.0;
+      else v[u] = in ? __ldcs(a.lval + j + 32 * u) : 0.0;
+    }
+    if (REFRESH) {
+#pragma unroll
+      for (int u = 0; u < SELLCS_UNROLL; u++)
+        if (j + 32 * u < e) f.lval[j + 32 * u] = v[u];
     }
 #pragma unroll
     for (int u = 0; u < SELLCS_UNROLL; u++)
@@ -131,13 +146,13 @@ __device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, int c, const
    shuffles and the row is written in the original order, z[perm[r]]. The first lblocks blocks do the long
    part instead. y may alias z.
 */
-template <int T, bool ADD, bool PAD>
-__global__ static void __launch_bounds__(SELLCS_BLOCK_SORTED, SELLCS_MIN_THREADS(T) / SELLCS_BLOCK_SORTED) sellcs_mult_kernel(const SELLCSKernelArgs a, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
+template <int T, bool ADD, bool PAD, bool REFRESH>
+__global__ static void __launch_bounds__(SELLCS_BLOCK_SORTED, SELLCS_MIN_THREADS(T) / SELLCS_BLOCK_SORTED) sellcs_mult_kernel(const SELLCSKernelArgs a, const SELLCSRefreshArgs f, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
 {
   if ((int)blockIdx.x < a.lblocks) { /* the long part first, so that it starts first */
     const int c = (int)(blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5));
 
-    if (c < a.nlchunks) sellcs_long_chunk<ADD>(a, c, x, y, z, threadIdx.x & 31);
+    if (c < a.nlchunks) sellcs_long_chunk<ADD, REFRESH>(a, f, c, x, y, z, threadIdx.x & 31);
     return;
   }
   const long long tid    = (long long)(blockIdx.x - a.lblocks) * blockDim.x + threadIdx.x;
@@ -160,7 +175,12 @@ __global__ static void __launch_bounds__(SELLCS_BLOCK_SORTED, SELLCS_MIN_THREADS
       const long long slot = base + (long long)jj * C;
 
       c[u] = jj < end ? __ldcs(a.col + slot) : 0;
-      v[u] = jj < end ? __ldcs(a.val + slot) : 0.0;
+      if (REFRESH) { /* the new value through the position map (-1: padding, 0), stored in the format as it goes */
+        const int p = jj < end ? __ldcs(f.pos + slot) : -1;
+
+        v[u] = p >= 0 ? __ldg(f.csrval + p) : 0.0;
+        if (jj < end) f.val[slot] = v[u];
+      } else v[u] = jj < end ? __ldcs(a.val + slot) : 0.0;
     }
 #pragma unroll
     for (int u = 0; u < SELLCS_UNROLL; u++)
@@ -179,19 +199,28 @@ __global__ static void __launch_bounds__(SELLCS_BLOCK_SORTED, SELLCS_MIN_THREADS
   }
 }
 
-template <int T>
-static PetscErrorCode SELLCSLaunch(const SELLCSKernelArgs &a, int bs, PetscBool pad, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+template <int T, bool REFRESH>
+static void SELLCSLaunchKernel(const SELLCSKernelArgs &a, const SELLCSRefreshArgs &f, unsigned blocks, int bs, PetscBool pad, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
-  const unsigned blocks = (unsigned)(a.lblocks + ((long long)a.m * T + bs - 1) / bs);
+  if (pad) {
+    if (y) sellcs_mult_kernel<T, true, true, REFRESH><<<blocks, bs, 0, stream>>>(a, f, x, y, z);
+    else sellcs_mult_kernel<T, false, true, REFRESH><<<blocks, bs, 0, stream>>>(a, f, x, NULL, z);
+  } else {
+    if (y) sellcs_mult_kernel<T, true, false, REFRESH><<<blocks, bs, 0, stream>>>(a, f, x, y, z);
+    else sellcs_mult_kernel<T, false, false, REFRESH><<<blocks, bs, 0, stream>>>(a, f, x, NULL, z);
+  }
+}
+
+/* f: NULL for the product alone, else the new values the product takes and stores (the refresh fused into it) */
+template <int T>
+static PetscErrorCode SELLCSLaunch(const SELLCSKernelArgs &a, const SELLCSRefreshArgs *f, int bs, PetscBool pad, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  const unsigned          blocks = (unsigned)(a.lblocks + ((long long)a.m * T + bs - 1) / bs);
+  const SELLCSRefreshArgs none   = {NULL, NULL, NULL, NULL, NULL};
 
   PetscFunctionBegin;
-  if (pad) {
-    if (y) sellcs_mult_kernel<T, true, true><<<blocks, bs, 0, stream>>>(a, x, y, z);
-    else sellcs_mult_kernel<T, false, true><<<blocks, bs, 0, stream>>>(a, x, NULL, z);
-  } else {
-    if (y) sellcs_mult_kernel<T, true, false><<<blocks, bs, 0, stream>>>(a, x, y, z);
-    else sellcs_mult_kernel<T, false, false><<<blocks, bs, 0, stream>>>(a, x, NULL, z);
-  }
+  if (f) SELLCSLaunchKernel<T, true>(a, *f, blocks, bs, pad, x, y, z, stream);
+  else SELLCSLaunchKernel<T, false>(a, none, blocks, bs, pad, x, y, z, stream);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -204,34 +233,53 @@ static int SELLCSLog2(PetscInt v)
   return l;
 }
 
-static PetscErrorCode SELLCSMult(void *fmt, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+/* The product, and with f the refresh fused into it */
+static PetscErrorCode SELLCSMultPossiblyRefresh(const Mat_SELLCS *sc, const SELLCSRefreshArgs *f, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
-  const Mat_SELLCS      *sc = (const Mat_SELLCS *)fmt;
-  const SELLCSKernelArgs a  = {(int)sc->d.m, SELLCSLog2(sc->d.C), sc->d.rowlen, sc->d.perm, sc->d.col, (const long long *)sc->d.chunk_ptr, sc->d.val, (int)sc->d.nlong, (int)sc->nlchunks, (int)((sc->nlchunks + sc->block / 32 - 1) / (sc->block / 32)), sc->d.lrow, sc->d.lptr, sc->d.lcol, sc->lchunkptr, sc->lchunkrow, sc->d.lval, sc->lpartial, sc->ldone};
+  const SELLCSKernelArgs a = {(int)sc->d.m, SELLCSLog2(sc->d.C), sc->d.rowlen, sc->d.perm, sc->d.col, (const long long *)sc->d.chunk_ptr, sc->d.val, (int)sc->d.nlong, (int)sc->nlchunks, (int)((sc->nlchunks + sc->block / 32 - 1) / (sc->block / 32)), sc->d.lrow, sc->d.lptr, sc->d.lcol, sc->lchunkptr, sc->lchunkrow, sc->d.lval, sc->lpartial, sc->ldone};
 
   PetscFunctionBegin;
   switch (sc->T) {
   case 1:
-    PetscCall(SELLCSLaunch<1>(a, (int)sc->block, sc->readpad, x, y, z, stream));
+    PetscCall(SELLCSLaunch<1>(a, f, (int)sc->block, sc->readpad, x, y, z, stream));
     break;
   case 2:
-    PetscCall(SELLCSLaunch<2>(a, (int)sc->block, sc->readpad, x, y, z, stream));
+    PetscCall(SELLCSLaunch<2>(a, f, (int)sc->block, sc->readpad, x, y, z, stream));
     break;
   case 4:
-    PetscCall(SELLCSLaunch<4>(a, (int)sc->block, sc->readpad, x, y, z, stream));
+    PetscCall(SELLCSLaunch<4>(a, f, (int)sc->block, sc->readpad, x, y, z, stream));
     break;
   case 8:
-    PetscCall(SELLCSLaunch<8>(a, (int)sc->block, sc->readpad, x, y, z, stream));
+    PetscCall(SELLCSLaunch<8>(a, f, (int)sc->block, sc->readpad, x, y, z, stream));
     break;
   case 16:
-    PetscCall(SELLCSLaunch<16>(a, (int)sc->block, sc->readpad, x, y, z, stream));
+    PetscCall(SELLCSLaunch<16>(a, f, (int)sc->block, sc->readpad, x, y, z, stream));
     break;
   case 32:
-    PetscCall(SELLCSLaunch<32>(a, (int)sc->block, sc->readpad, x, y, z, stream));
+    PetscCall(SELLCSLaunch<32>(a, f, (int)sc->block, sc->readpad, x, y, z, stream));
     break;
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "SELL-C-sigma has no kernel for %" PetscInt_FMT " threads per row", sc->T);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SELLCSMult(void *fmt, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  PetscCall(SELLCSMultPossiblyRefresh((const Mat_SELLCS *)fmt, NULL, x, y, z, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The product that first takes the new values of the device CSR: each slot's through the position map, the long part's
+   whole, as SELLCSRefresh() does, in the same pass */
+static PetscErrorCode SELLCSMultRefresh(void *fmt, const MatGPUFormatCSR *csr, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  Mat_SELLCS             *sc = (Mat_SELLCS *)fmt;
+  const SELLCSRefreshArgs f  = {csr->val, csr->rowptr, sc->pos, sc->d.val, sc->d.lval};
+
+  PetscFunctionBegin;
+  PetscCall(SELLCSMultPossiblyRefresh(sc, &f, x, y, z, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -613,7 +661,7 @@ static PetscErrorCode SELLCSMemory(void *fmt, PetscLogDouble *bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, MATMPISELLCS, SELLCSCreate, SELLCSCopyParams, SELLCSSameParams, SELLCSSetFromOptions, SELLCSBuild, SELLCSRefresh, SELLCSMult, SELLCSReset, SELLCSView, SELLCSMemory, 0, 0};
+MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, MATMPISELLCS, SELLCSCreate, SELLCSCopyParams, SELLCSSameParams, SELLCSSetFromOptions, SELLCSBuild, SELLCSRefresh, SELLCSMult, SELLCSReset, SELLCSView, SELLCSMemory, 0, 0, SELLCSMultRefresh};
 
 /*MC
    MATSEQSELLCS - "seqaijcusparsesellcs" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU
