@@ -438,6 +438,7 @@ static PetscErrorCode RunProductSpecial(void)
     PetscCall(MatPtAP(H, B, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Eh));
     PetscCall(CheckType(E, Expected(Er), "PtAP with A bound to the CPU"));
     PetscCall(CheckSame(E, Eh, "PtAP with A bound to the CPU"));
+    PetscCall(CheckSame(Er, Eh, "PtAP with aijcusparse's A bound to the CPU (the reference itself)"));
     PetscCall(MatBindToCPU(X, PETSC_FALSE));
     PetscCall(CheckMult(X, H, "A unbound after products bound to the CPU"));
     PetscCall(MatDestroy(&E));

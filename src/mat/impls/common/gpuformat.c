@@ -452,8 +452,7 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx, Pets
   if (!build && !refresh) PetscFunctionReturn(PETSC_SUCCESS);
   ctx->refreshpending = PETSC_FALSE; /* a build takes the values; a refresh is done below or left to the product */
   if (refresh && defer && ctx->ops->multrefresh && ctx->nnz && A->rmap->n) {
-    ctx->refreshpending = PETSC_TRUE;
-    ctx->nrefreshes++;
+    ctx->refreshpending = PETSC_TRUE; /* counted (nrefreshes, the <Title>Values event) when the product does it */
     PetscCall(PetscObjectStateGet((PetscObject)A, &ctx->state));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -609,7 +608,7 @@ static PetscErrorCode MatGPUFormatLocalCopy_Private(Vec src, Vec dst)
 
 #if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
 /* The product that also takes A's new values from its device CSR (the format's multrefresh(); the accessors are
-   closed on every path) */
+   closed on every path). The <Title>Values event, nested in MatMult, times that whole product */
 static PetscErrorCode MatGPUFormatMultRefresh_Private(Mat A, Mat_GPUFormat *ctx, const PetscScalar *xa, const PetscScalar *ya, PetscScalar *za, cudaStream_t stream)
 {
   MatGPUFormatCSR csr;
@@ -624,12 +623,15 @@ static PetscErrorCode MatGPUFormatMultRefresh_Private(Mat A, Mat_GPUFormat *ctx,
   PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &csr.rowptr, &csr.colind));
   ierr = MatSeqAIJCUSPARSEGetArrayRead(A, &csr.val);
   if (!ierr) {
+    PetscCall(PetscLogEventBegin(ctx->ops->event_values, A, 0, 0, 0));
     ierr = ctx->ops->multrefresh(ctx->fmt, &csr, xa, ya, za, stream);
+    PetscCall(PetscLogEventEnd(ctx->ops->event_values, A, 0, 0, 0));
     PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &csr.val));
   }
   PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &csr.rowptr, &csr.colind));
   PetscCall(ierr);
   ctx->refreshpending = PETSC_FALSE;
+  ctx->nrefreshes++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif

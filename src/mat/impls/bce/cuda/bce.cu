@@ -438,11 +438,22 @@ static PetscErrorCode BCEDistribution(const MatGPUFormatCSR *csr, MatGPUFormatSc
   MatGPUFormatCallThrust(thrust::copy_if(policy, thrust::counting_iterator<int>(1), thrust::counting_iterator<int>(maxlen + 1), dlen, BCENonzeroBin{hist}));
   bce_counts_kernel<<<MatGPUFormatGrid(nq, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>(nq, dlen, hist, dcnt);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(PetscMalloc2(nq, len, nq, cnt));
   PetscCall(PetscMalloc1(nq, &hlen));
-  PetscCallCUDA(cudaMemcpyAsync(hlen, dlen, (size_t)nq * sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
-  PetscCallCUDA(cudaMemcpyAsync(*cnt, dcnt, (size_t)nq * sizeof(long long), cudaMemcpyDeviceToHost, csr->stream));
-  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+  {
+    PetscErrorCode ierr = PetscMalloc2(nq, len, nq, cnt);
+    cudaError_t    cerr = cudaSuccess;
+
+    if (ierr) PetscCall(PetscFree(hlen)); /* then the error */
+    PetscCall(ierr);
+    cerr = cudaMemcpyAsync(hlen, dlen, (size_t)nq * sizeof(int), cudaMemcpyDeviceToHost, csr->stream);
+    if (cerr == cudaSuccess) cerr = cudaMemcpyAsync(*cnt, dcnt, (size_t)nq * sizeof(long long), cudaMemcpyDeviceToHost, csr->stream);
+    if (cerr == cudaSuccess) cerr = cudaStreamSynchronize(csr->stream);
+    if (cerr != cudaSuccess) {
+      PetscCall(PetscFree(hlen));
+      PetscCall(PetscFree2(*len, *cnt));
+    }
+    PetscCallCUDA(cerr);
+  }
   for (int i = 0; i < nq; i++) (*len)[i] = hlen[i];
   *q = nq;
   PetscCall(PetscFree(hlen));

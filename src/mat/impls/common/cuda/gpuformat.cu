@@ -218,21 +218,21 @@ PetscErrorCode MatGPUFormatDeviceFree_Private(void **ptr)
 {
   MatGPUFormatPhases *ph = MatGPUFormatCurrentPhases;
   PetscLogDouble      t0 = 0, t1;
-  void               *p  = *ptr;
   cudaStream_t        stream;
-  cudaError_t         serr = cudaSuccess, ferr;
+  cudaError_t         serr = cudaSuccess, ferr = cudaSuccess;
 
   PetscFunctionBegin;
-  if (!p) PetscFunctionReturn(PETSC_SUCCESS);
-  *ptr = NULL; /* never freed twice, whatever happens below */
+  if (!*ptr) PetscFunctionReturn(PETSC_SUCCESS);
   if (ph && ph->on) PetscCall(PetscTime(&t0));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  /* in stream order; cudaFree() itself need not wait for the kernels queued on PETSc's stream, so we do */
-  if (MatGPUFormatStreamAlloc) ferr = cudaFreeAsync(p, stream);
+  /* in stream order; cudaFree() itself need not wait for the kernels queued on PETSc's stream, so we do, and free only
+     when the wait succeeded (a kernel may still use the block otherwise: then it is left, not freed under it) */
+  if (MatGPUFormatStreamAlloc) ferr = cudaFreeAsync(*ptr, stream);
   else {
     serr = cudaStreamSynchronize(stream);
-    ferr = cudaFree(p); /* freed even when the wait failed */
+    if (serr == cudaSuccess) ferr = cudaFree(*ptr);
   }
+  *ptr = NULL; /* never freed twice */
   if (ph && ph->on) {
     PetscCall(PetscTime(&t1));
     ph->frees++;

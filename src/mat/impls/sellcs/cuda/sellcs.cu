@@ -24,6 +24,10 @@
 #define SELLCS_CHUNK          1024 /* entries per warp in the long part */
 /* resident threads per SM the register count must allow: 48 registers with one thread per row, 64 with more */
 #define SELLCS_MIN_THREADS(T) ((T) == 1 ? 1280 : 1024)
+/* the product with the refresh fused into it (one product after each change of values) holds the new values' positions
+   too: it may use more registers, so that none spill (ptxas, sm_90: with 64 registers 116 to 124 bytes spilled, with 80
+   (768 threads) 40 to 52 for T > 1, with 512 threads none, at 96 to 114 registers) */
+#define SELLCS_MIN_THREADS_REFRESH 512
 
 typedef struct {
   /* parameters */
@@ -147,7 +151,7 @@ __device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, const SELLCS
    part instead. y may alias z.
 */
 template <int T, bool ADD, bool PAD, bool REFRESH>
-__global__ static void __launch_bounds__(SELLCS_BLOCK_SORTED, SELLCS_MIN_THREADS(T) / SELLCS_BLOCK_SORTED) sellcs_mult_kernel(const SELLCSKernelArgs a, const SELLCSRefreshArgs f, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
+__global__ static void __launch_bounds__(SELLCS_BLOCK_SORTED, (REFRESH ? SELLCS_MIN_THREADS_REFRESH : SELLCS_MIN_THREADS(T)) / SELLCS_BLOCK_SORTED) sellcs_mult_kernel(const SELLCSKernelArgs a, const SELLCSRefreshArgs f, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
 {
   if ((int)blockIdx.x < a.lblocks) { /* the long part first, so that it starts first */
     const int c = (int)(blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5));
