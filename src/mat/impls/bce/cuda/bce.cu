@@ -92,14 +92,17 @@ __device__ static PetscScalar bce_row_sum(const BCEKernelArgs &a, const BCERefre
       const bool in = j + u * T < j1;
 
       c[u] = in ? __ldcs(cq) : 0;
-      if (REFRESH) { /* the new value through the position map, stored in the slot as it goes */
-        const long long s = vq - a.val;
-
-        v[u] = in ? __ldg(f.csrval + __ldcs(f.pos + s)) : 0.0;
-        if (in) f.val[s] = v[u];
-      } else v[u] = in ? __ldcs(vq) : 0.0;
+      if (REFRESH) v[u] = in ? __ldg(f.csrval + __ldcs(f.pos + (vq - a.val))) : 0.0; /* the new value through the position map */
+      else v[u] = in ? __ldcs(vq) : 0.0;
       cq += stride;
       vq += stride;
+    }
+    if (REFRESH) { /* stored in the slots once all loads of the step are issued */
+      const long long s = vp - a.val;
+
+#pragma unroll
+      for (int u = 0; u < BCE_UNROLL; u++)
+        if (j + u * T < j1) f.val[s + u * stride] = v[u];
     }
 #pragma unroll
     for (int u = 0; u < BCE_UNROLL; u++)

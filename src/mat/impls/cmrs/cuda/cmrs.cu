@@ -78,13 +78,11 @@ struct CMRSRefreshArgs {
   PetscScalar       *val;
 };
 
-/* The new value of CMRS entry j, from the CSR, stored in the format as it is read (the refresh fused into the product) */
+/* The new value of CMRS entry j, from the CSR (the refresh fused into the product; the caller stores it in the format) */
+template <bool SORTED>
 __device__ __forceinline__ PetscScalar cmrs_new_value(const CMRSRefreshArgs &f, int j)
 {
-  const PetscScalar v = __ldg(f.csrval + (f.perm ? __ldcs(f.perm + j) : j));
-
-  f.val[j] = v;
-  return v;
+  return __ldg(f.csrval + (SORTED ? __ldcs(f.perm + j) : j));
 }
 
 template <int H, bool PACKED>
@@ -170,8 +168,13 @@ __device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, co
       const bool in = j + 32 * u < e;
 
       c[u] = in ? __ldcs(a.colind + j + 32 * u) : 0;
-      if constexpr (REFRESH) v[u] = in ? cmrs_new_value(f, j + 32 * u) : 0.0;
+      if constexpr (REFRESH) v[u] = in ? cmrs_new_value<SORTED>(f, j + 32 * u) : 0.0;
       else v[u] = in ? __ldcs(a.val + j + 32 * u) : 0.0;
+    }
+    if constexpr (REFRESH) { /* stored in the format once all loads of the step are issued */
+#pragma unroll
+      for (int u = 0; u < CMRS_UNROLL; u++)
+        if (j + 32 * u < e) f.val[j + 32 * u] = v[u];
     }
 #pragma unroll
     for (int u = 0; u < CMRS_UNROLL; u++)
@@ -205,8 +208,8 @@ __device__ __forceinline__ void cmrs_short_strips(const CMRSKernelArgs &a, const
       const bool in = j < b[k + 1];
 
       c[k][u] = in ? __ldcs(a.colind + j) : 0;
-      if constexpr (REFRESH) v[k][u] = in ? cmrs_new_value(f, j) : 0.0;
-      else v[k][u] = in ? __ldcs(a.val + j) : 0.0;
+      static_assert(!REFRESH, "the fused refresh runs one strip per warp");
+      v[k][u] = in ? __ldcs(a.val + j) : 0.0;
     }
   }
 #pragma unroll
@@ -237,7 +240,7 @@ __device__ __forceinline__ void cmrs_short_strips(const CMRSKernelArgs &a, const
    Strips with more than longthreshold entries are left to the chunk warps. y may alias z.
 */
 template <int H, bool PACKED, bool SORTED, bool ADD, int NS, bool REFRESH>
-__device__ __forceinline__ void cmrs_mult_body(const CMRSKernelArgs &a, const CMRSRefreshArgs &f, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar (*buf)[H > 1 ? H * 32 : 1])
+__device__ __forceinline__ void cmrs_mult_body(const CMRSKernelArgs a, const CMRSRefreshArgs f, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar (*buf)[H > 1 ? H * 32 : 1])
 {
   const int       lane = threadIdx.x & 31, w = threadIdx.x >> 5;
   const long long gw      = (long long)blockIdx.x * CMRS_WARPS + w;

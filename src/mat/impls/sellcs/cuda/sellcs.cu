@@ -179,12 +179,16 @@ __global__ static void __launch_bounds__(SELLCS_BLOCK_SORTED, (REFRESH ? SELLCS_
       const long long slot = base + (long long)jj * C;
 
       c[u] = jj < end ? __ldcs(a.col + slot) : 0;
-      if (REFRESH) { /* the new value through the position map (-1: padding, 0), stored in the format as it goes */
+      if (REFRESH) { /* the new value through the position map (-1: padding, 0) */
         const int p = jj < end ? __ldcs(f.pos + slot) : -1;
 
         v[u] = p >= 0 ? __ldg(f.csrval + p) : 0.0;
-        if (jj < end) f.val[slot] = v[u];
       } else v[u] = jj < end ? __ldcs(a.val + slot) : 0.0;
+    }
+    if (REFRESH) { /* stored in the format once all loads of the step are issued */
+#pragma unroll
+      for (int u = 0; u < SELLCS_UNROLL; u++)
+        if (j + u * T < end) f.val[base + (long long)(j + u * T) * C] = v[u];
     }
 #pragma unroll
     for (int u = 0; u < SELLCS_UNROLL; u++)
