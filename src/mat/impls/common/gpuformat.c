@@ -153,18 +153,28 @@ static PetscErrorCode MatGPUFormatSetOps_Private(Mat A, MatGPUFormatOps *ops, Pe
 }
 
 /* Turns a MATSEQAIJCUSPARSE matrix (assembled or not) into the format's type, in place */
-PetscErrorCode MatGPUFormatConvertInPlace_Private(Mat A, MatGPUFormatOps *ops)
+/* A new context of the format ops (of a parallel matrix with mpi) with its format object; nothing is kept on an error */
+PetscErrorCode MatGPUFormatCtxCreate_Private(MatGPUFormatOps *ops, PetscBool mpi, Mat_GPUFormat **ctx)
 {
-  Mat_GPUFormat *ctx;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  PetscCall(MatGPUFormatGetBaseOps_Private());
-  PetscCall(PetscNew(&ctx));
-  ctx->ops = ops;
-  ierr     = ops->create(&ctx->fmt);
-  if (ierr) PetscCall(PetscFree(ctx)); /* out of host memory: nothing is kept */
+  PetscCall(PetscNew(ctx));
+  (*ctx)->ops = ops;
+  (*ctx)->mpi = mpi;
+  ierr        = ops->create(&(*ctx)->fmt);
+  if (ierr) PetscCall(PetscFree(*ctx)); /* out of host memory */
   PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatGPUFormatConvertInPlace_Private(Mat A, MatGPUFormatOps *ops)
+{
+  Mat_GPUFormat *ctx;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetBaseOps_Private());
+  PetscCall(MatGPUFormatCtxCreate_Private(ops, PETSC_FALSE, &ctx));
   PetscCall(PetscObjectContainerCompose((PetscObject)A, MATGPUFORMAT_CTX, ctx, MatGPUFormatCtxDestroy));
   PetscCall(MatGPUFormatSetOps_Private(A, ops, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, ops->seqtype));

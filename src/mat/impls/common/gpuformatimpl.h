@@ -68,6 +68,7 @@ PETSC_INTERN PetscErrorCode MatGPUFormatCheckDebugPETSc_Private(MPI_Comm, const 
 PETSC_INTERN PetscErrorCode MatGPUFormatReadOptions_Private(Mat, Mat_GPUFormat *);
 PETSC_INTERN PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat, Mat_GPUFormat *, MatGPUFormatOptionItems);
 PETSC_INTERN PetscErrorCode MatGPUFormatComposeFunctions_Private(Mat, const char *, const char *, const char *, PetscBool);
+PETSC_INTERN PetscErrorCode MatGPUFormatCtxCreate_Private(MatGPUFormatOps *, PetscBool, Mat_GPUFormat **);
 PETSC_INTERN PetscErrorCode MatGPUFormatConvertInPlace_Private(Mat, MatGPUFormatOps *);
 PETSC_INTERN PetscErrorCode MatGPUFormatCopyParams_Private(Mat_GPUFormat *, Mat);
 PETSC_INTERN PetscErrorCode MatGPUFormatStrip_Private(Mat);
