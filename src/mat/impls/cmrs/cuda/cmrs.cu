@@ -47,8 +47,9 @@ typedef struct {
   PetscInt  spw;    /* strips per warp, 1, 2 or 4; 0: chosen from the mean strip at build time */
   /* the matrix, on the device */
   CMRSArrays           d;
-  int                 *perm;  /* sorted only: CSR position of each entry, for value refreshes */
-  PetscInt             group; /* strips per warp in use */
+  int                 *perm;     /* sorted only: CSR position of each entry, for value refreshes */
+  PetscBool            identity; /* perm is the identity (strips of one row ranked from rows sorted by column): not read */
+  PetscInt             group;    /* strips per warp in use */
   PetscInt             longthreshold, nlong, nchunks;
   int                 *longstrips; /* nlong strips split into chunks */
   int                 *chunkptr;   /* nlong + 1: chunks of long strip l are [chunkptr[l], chunkptr[l+1]) */
@@ -71,7 +72,7 @@ struct CMRSKernelArgs {
 };
 
 /* With the refresh fused into the product: the new values (CSR order), the CSR entry of each CMRS entry (NULL: the same
-   order), and the entries' values to store them in */
+   order, also when sorted), and the entries' values to store them in */
 struct CMRSRefreshArgs {
   const PetscScalar *csrval;
   const int         *perm;
@@ -82,7 +83,7 @@ struct CMRSRefreshArgs {
 template <bool SORTED>
 __device__ __forceinline__ PetscScalar cmrs_new_value(const CMRSRefreshArgs &f, int j)
 {
-  return __ldg(f.csrval + (SORTED ? __ldcs(f.perm + j) : j));
+  return __ldg(f.csrval + (SORTED && f.perm ? __ldcs(f.perm + j) : j));
 }
 
 template <int H, bool PACKED>
@@ -415,7 +416,7 @@ static PetscErrorCode CMRSMult(void *fmt, const PetscScalar *x, const PetscScala
 static PetscErrorCode CMRSMultRefresh(void *fmt, const MatGPUFormatCSR *csr, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
   Mat_CMRS             *cm = (Mat_CMRS *)fmt;
-  const CMRSRefreshArgs f  = {csr->val, cm->perm, cm->d.val};
+  const CMRSRefreshArgs f  = {csr->val, cm->identity ? NULL : cm->perm, cm->d.val};
 
   PetscFunctionBegin;
   PetscCall(CMRSMultPossiblyRefresh(cm, &f, x, y, z, stream));
@@ -557,6 +558,7 @@ static PetscErrorCode CMRSReset(void *fmt)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->done));
   PetscCall(PetscArrayzero(&cm->d, 1));
   cm->nlong = cm->nchunks = cm->longthreshold = 0;
+  cm->identity                                = PETSC_FALSE;
   cm->group                                   = 1;
   cm->bytes                                   = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -695,7 +697,9 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
     if (d->sorted) PetscCall(CMRSSortStrips(cm, csr->stream));
     PetscCall(MatGPUFormatBuildPhase_Private(csr, "sort columns"));
   }
-  PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->perm, csr->val, d->val, csr->stream));
+  /* strips of one row ranked in place keep each row's entries in the CSR's order */
+  cm->identity = (PetscBool)(d->sorted && ranked && d->height == 1);
+  PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->identity ? NULL : cm->perm, csr->val, d->val, csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "values"));
   PetscCall(CMRSSplitLongStrips(cm, csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "long strips"));
@@ -709,7 +713,7 @@ static PetscErrorCode CMRSRefresh(void *fmt, const MatGPUFormatCSR *csr)
   Mat_CMRS *cm = (Mat_CMRS *)fmt;
 
   PetscFunctionBegin;
-  PetscCall(MatGPUFormatGatherValues_Private(cm->d.nnz, cm->perm, csr->val, cm->d.val, csr->stream));
+  PetscCall(MatGPUFormatGatherValues_Private(cm->d.nnz, cm->identity ? NULL : cm->perm, csr->val, cm->d.val, csr->stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
