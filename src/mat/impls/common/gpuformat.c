@@ -152,7 +152,6 @@ static PetscErrorCode MatGPUFormatSetOps_Private(Mat A, MatGPUFormatOps *ops, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Turns a MATSEQAIJCUSPARSE matrix (assembled or not) into the format's type, in place */
 /* A new context of the format ops (of a parallel matrix with mpi) with its format object; nothing is kept on an error */
 PetscErrorCode MatGPUFormatCtxCreate_Private(MatGPUFormatOps *ops, PetscBool mpi, Mat_GPUFormat **ctx)
 {
@@ -168,6 +167,7 @@ PetscErrorCode MatGPUFormatCtxCreate_Private(MatGPUFormatOps *ops, PetscBool mpi
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Turns a MATSEQAIJCUSPARSE matrix (assembled or not) into the format's type, in place */
 PetscErrorCode MatGPUFormatConvertInPlace_Private(Mat A, MatGPUFormatOps *ops)
 {
   Mat_GPUFormat *ctx;
