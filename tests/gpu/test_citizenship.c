@@ -410,6 +410,51 @@ static PetscErrorCode RunProductSpecial(void)
   PetscCall(MatDestroy(&B));
   PetscCall(MatDestroy(&H));
 
+  /* A bound to the CPU (MatBindToCPU()): the product takes the host path, as aijcusparse's does; the same type and
+     entries as aijcusparse bound alike, the entries of seqaij's; A unbound afterwards multiplies through its format */
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  AB and PtAP with A F bound to the CPU, B and P aijcusparse\n"));
+  {
+    Mat Dh, P, Pr, E, Er, Eh;
+
+    PetscCall(RandomAIJ(120, 120, 6, &H));
+    PetscCall(RandomAIJ(120, 40, 4, &B));
+    PetscCall(As(H, F, &X));
+    PetscCall(As(H, MATSEQAIJCUSPARSE, &R));
+    PetscCall(As(B, MATSEQAIJCUSPARSE, &P));
+    PetscCall(As(B, MATSEQAIJCUSPARSE, &Pr));
+    PetscCall(MatScale(X, 2.0)); /* values newer on the GPU than on the host before the binding */
+    PetscCall(MatScale(R, 2.0));
+    PetscCall(MatScale(H, 2.0));
+    PetscCall(MatBindToCPU(X, PETSC_TRUE));
+    PetscCall(MatBindToCPU(R, PETSC_TRUE));
+    PetscCall(MatMatMult(X, P, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &D));
+    PetscCall(MatMatMult(R, Pr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Dr));
+    PetscCall(MatMatMult(H, B, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Dh));
+    PetscCall(CheckType(D, Expected(Dr), "AB with A bound to the CPU"));
+    PetscCall(CheckSame(D, Dh, "AB with A bound to the CPU"));
+    PetscCall(CheckSame(Dr, Dh, "AB with aijcusparse's A bound to the CPU (the reference itself)"));
+    PetscCall(MatPtAP(X, P, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &E));
+    PetscCall(MatPtAP(R, Pr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Er));
+    PetscCall(MatPtAP(H, B, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Eh));
+    PetscCall(CheckType(E, Expected(Er), "PtAP with A bound to the CPU"));
+    PetscCall(CheckSame(E, Eh, "PtAP with A bound to the CPU"));
+    PetscCall(CheckSame(Er, Eh, "PtAP with aijcusparse's A bound to the CPU (the reference itself)"));
+    PetscCall(MatBindToCPU(X, PETSC_FALSE));
+    PetscCall(CheckMult(X, H, "A unbound after products bound to the CPU"));
+    PetscCall(MatDestroy(&E));
+    PetscCall(MatDestroy(&Er));
+    PetscCall(MatDestroy(&Eh));
+    PetscCall(MatDestroy(&D));
+    PetscCall(MatDestroy(&Dr));
+    PetscCall(MatDestroy(&Dh));
+    PetscCall(MatDestroy(&P));
+    PetscCall(MatDestroy(&Pr));
+    PetscCall(MatDestroy(&X));
+    PetscCall(MatDestroy(&R));
+    PetscCall(MatDestroy(&B));
+    PetscCall(MatDestroy(&H));
+  }
+
   /* B a MATTRANSPOSEVIRTUAL (MatCreateTranspose()): its own "anytype" hook handles the product, as for aijcusparse */
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  AB with A F, B transpose-virtual of F\n"));
   {

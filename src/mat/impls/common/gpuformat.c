@@ -152,19 +152,29 @@ static PetscErrorCode MatGPUFormatSetOps_Private(Mat A, MatGPUFormatOps *ops, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A new context of the format ops (of a parallel matrix with mpi) with its format object; nothing is kept on an error */
+PetscErrorCode MatGPUFormatCtxCreate_Private(MatGPUFormatOps *ops, PetscBool mpi, Mat_GPUFormat **ctx)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(ctx));
+  (*ctx)->ops = ops;
+  (*ctx)->mpi = mpi;
+  ierr        = ops->create(&(*ctx)->fmt);
+  if (ierr) PetscCall(PetscFree(*ctx)); /* out of host memory */
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Turns a MATSEQAIJCUSPARSE matrix (assembled or not) into the format's type, in place */
 PetscErrorCode MatGPUFormatConvertInPlace_Private(Mat A, MatGPUFormatOps *ops)
 {
   Mat_GPUFormat *ctx;
-  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetBaseOps_Private());
-  PetscCall(PetscNew(&ctx));
-  ctx->ops = ops;
-  ierr     = ops->create(&ctx->fmt);
-  if (ierr) PetscCall(PetscFree(ctx)); /* out of host memory: nothing is kept */
-  PetscCall(ierr);
+  PetscCall(MatGPUFormatCtxCreate_Private(ops, PETSC_FALSE, &ctx));
   PetscCall(PetscObjectContainerCompose((PetscObject)A, MATGPUFORMAT_CTX, ctx, MatGPUFormatCtxDestroy));
   PetscCall(MatGPUFormatSetOps_Private(A, ops, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, ops->seqtype));
@@ -431,9 +441,10 @@ static PetscErrorCode MatGPUFormatFromCSR_Private(Mat A, Mat_GPUFormat *ctx, Pet
 /*
    Brings the format up to date with the matrix: a full build after a change of the nonzero pattern (or
    of a parameter), a values-only refresh after a change of values, nothing otherwise. Empty matrices
-   have no format.
+   have no format. With defer (a product follows on PETSc's stream) and a format with multrefresh(), a
+   values-only refresh is left to that product (ctx->refreshpending); without defer a pending one is done.
 */
-static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
+static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx, PetscBool defer)
 {
   PetscObjectState nzstate, state;
   PetscObjectId    id;
@@ -447,8 +458,14 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx)
   /* MatHeaderMerge() (MatAXPY() with a new pattern, MatTranspose() in place) puts the data of another matrix under A and
      brings A's old context back with it: a nonzero state of that other matrix is not comparable with ours, its id differs */
   build   = (PetscBool)(!ctx->built || nzstate != ctx->nzstate || id != ctx->id);
-  refresh = (PetscBool)(!build && (state != ctx->state || A->offloadmask == PETSC_OFFLOAD_CPU));
+  refresh = (PetscBool)(!build && (state != ctx->state || A->offloadmask == PETSC_OFFLOAD_CPU || (ctx->refreshpending && !defer)));
   if (!build && !refresh) PetscFunctionReturn(PETSC_SUCCESS);
+  ctx->refreshpending = PETSC_FALSE; /* a build takes the values; a refresh is done below or left to the product */
+  if (refresh && defer && ctx->ops->multrefresh && ctx->nnz && A->rmap->n) {
+    ctx->refreshpending = PETSC_TRUE; /* counted (nrefreshes, the <Title>Values event) when the product does it */
+    PetscCall(PetscObjectStateGet((PetscObject)A, &ctx->state));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (build) {
     PetscCall(ctx->ops->reset(ctx->fmt));
     PetscCall(MatGPUFormatNonzeros_Private(A, &ctx->nnz));
@@ -550,7 +567,7 @@ PetscErrorCode MatGPUFormatPrepare_Private(Mat A)
   PetscCall(MatGPUFormatIsOurs_Private(A, &ctx));
   if (!ctx || ctx->mpi || A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGPUFormatFallback_Private(A, ctx, &fallback));
-  if (!fallback) PetscCall(MatGPUFormatUpdate_Private(A, ctx));
+  if (!fallback) PetscCall(MatGPUFormatUpdate_Private(A, ctx, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -599,6 +616,39 @@ static PetscErrorCode MatGPUFormatLocalCopy_Private(Vec src, Vec dst)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+/* The product that also takes A's new values from its device CSR (the format's multrefresh(); the accessors are
+   closed on every path). The <Title>Values event, nested in MatMult, times that whole product; the GPU timer encloses
+   the kernel alone, not the accessors (which may copy the values from the host and wait for it) */
+static PetscErrorCode MatGPUFormatMultRefresh_Private(Mat A, Mat_GPUFormat *ctx, const PetscScalar *xa, const PetscScalar *ya, PetscScalar *za, cudaStream_t stream)
+{
+  MatGPUFormatCSR csr;
+  PetscErrorCode  ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscArrayzero(&csr, 1));
+  csr.m      = A->rmap->n;
+  csr.n      = A->cmap->n;
+  csr.nnz    = ctx->nnz;
+  csr.stream = stream;
+  PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &csr.rowptr, &csr.colind));
+  ierr = MatSeqAIJCUSPARSEGetArrayRead(A, &csr.val);
+  if (!ierr) {
+    PetscCall(PetscLogEventBegin(ctx->ops->event_values, A, 0, 0, 0));
+    PetscCall(PetscLogGpuTimeBegin());
+    ierr = ctx->ops->multrefresh(ctx->fmt, &csr, xa, ya, za, stream);
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogEventEnd(ctx->ops->event_values, A, 0, 0, 0));
+    PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &csr.val));
+  }
+  PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &csr.rowptr, &csr.colind));
+  PetscCall(ierr);
+  ctx->refreshpending = PETSC_FALSE;
+  ctx->nrefreshes++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
 {
   Mat_GPUFormat     *ctx;
@@ -642,7 +692,7 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
     else PetscCall(MatGPUFormatBaseOps.mult(A, x, z));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(MatGPUFormatUpdate_Private(A, ctx));
+  PetscCall(MatGPUFormatUpdate_Private(A, ctx, PETSC_TRUE));
   if (!ctx->nnz || !A->rmap->n) {
     /* z = y, or z = 0. z's state goes up in every case, as a product's output does (through its array) on the processes
        whose blocks have entries: else a norm of the parallel vector cached before stays valid here only, and VecNorm()
@@ -665,9 +715,12 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
     cudaStream_t stream;
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
-    PetscCall(PetscLogGpuTimeBegin());
-    PetscCall(ctx->ops->mult(ctx->fmt, xa, ya, za, stream));
-    PetscCall(PetscLogGpuTimeEnd());
+    if (ctx->refreshpending) PetscCall(MatGPUFormatMultRefresh_Private(A, ctx, xa, ya, za, stream));
+    else {
+      PetscCall(PetscLogGpuTimeBegin());
+      PetscCall(ctx->ops->mult(ctx->fmt, xa, ya, za, stream));
+      PetscCall(PetscLogGpuTimeEnd());
+    }
   }
   PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
   if (y == z) PetscCall(VecRestoreArrayAndMemType(z, &za));
@@ -704,7 +757,7 @@ PetscErrorCode MatGPUFormatMultOnStream_Private(Mat A, Vec x, Vec y, cudaStream_
   if (!cx || !cy) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGPUFormatFallback_Private(A, ctx, &fallback));
   if (fallback) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatGPUFormatUpdate_Private(A, ctx));
+  PetscCall(MatGPUFormatUpdate_Private(A, ctx, PETSC_FALSE));
   if (!ctx->nnz || !A->rmap->n) PetscFunctionReturn(PETSC_SUCCESS);
 #if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
   {
@@ -918,7 +971,7 @@ static PetscErrorCode MatView_GPUFormat(Mat A, PetscViewer viewer)
      some processes alone (a block's, through a subviewer), where an error would leave the others waiting */
   if (A->assembled && !A->boundtocpu && !ctx->oom) {
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    berr = MatGPUFormatUpdate_Private(A, ctx);
+    berr = MatGPUFormatUpdate_Private(A, ctx, PETSC_FALSE);
     PetscCall(PetscPopErrorHandler());
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s GPU format:\n", ctx->ops->title));

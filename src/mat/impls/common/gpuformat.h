@@ -69,7 +69,8 @@ typedef struct {
 /*
    The interface a format fills. Every function receives the format object created by create().
    build() replaces whatever the object held before; refresh() copies new values in the same
-   pattern; mult() computes z = A x (y == NULL) or z = y + A x (y may equal z) on the given stream.
+   pattern; mult() computes z = A x (y == NULL) or z = y + A x (y may equal z) on the given stream;
+   multrefresh(), optional, does refresh() and mult() in one pass over the format.
 */
 typedef struct {
   const char *name;    /* lower-case root, used in option names: -mat_<name>_<param> */
@@ -87,6 +88,10 @@ typedef struct {
   PetscErrorCode (*view)(void *, PetscViewer);        /* ascii_info statistics */
   PetscErrorCode (*memory)(void *, PetscLogDouble *); /* device bytes held */
   PetscLogEvent event_build, event_values;            /* registered by PetscGPUFormatsInitializePackage() */
+  /* optional: the product with the refresh fused into it, z = A x or z = y + A x as mult() computes it, where A's values
+     are first taken from the device CSR csr (the same pattern as built) and stored in the format as refresh() would;
+     the common layer calls it for the first product after a values-only change instead of refresh() then mult() */
+  PetscErrorCode (*multrefresh)(void *, const MatGPUFormatCSR *, const PetscScalar *, const PetscScalar *, PetscScalar *, cudaStream_t);
 } MatGPUFormatOps;
 
 PETSC_INTERN PetscErrorCode MatGPUFormatRegister_Private(MatGPUFormatOps *);

@@ -38,6 +38,7 @@ typedef struct {
   PetscInt         nnz, nzrows;
   PetscLogDouble   buildtime; /* seconds, last build */
   PetscInt         nbuilds, nrefreshes;
+  PetscBool        refreshpending;   /* new values (state) not yet in fmt: the next product takes them (ops->multrefresh) */
   PetscInt         product_min_rows; /* -mat_gpuformat_product_min_rows: products with fewer rows stay MATSEQAIJCUSPARSE */
   /* parallel matrices (gpuformatmpi.c): fmt holds only the parameters, which the blocks take; nothing is built */
   PetscBool mpi;
@@ -67,6 +68,7 @@ PETSC_INTERN PetscErrorCode MatGPUFormatCheckDebugPETSc_Private(MPI_Comm, const 
 PETSC_INTERN PetscErrorCode MatGPUFormatReadOptions_Private(Mat, Mat_GPUFormat *);
 PETSC_INTERN PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat, Mat_GPUFormat *, MatGPUFormatOptionItems);
 PETSC_INTERN PetscErrorCode MatGPUFormatComposeFunctions_Private(Mat, const char *, const char *, const char *, PetscBool);
+PETSC_INTERN PetscErrorCode MatGPUFormatCtxCreate_Private(MatGPUFormatOps *, PetscBool, Mat_GPUFormat **);
 PETSC_INTERN PetscErrorCode MatGPUFormatConvertInPlace_Private(Mat, MatGPUFormatOps *);
 PETSC_INTERN PetscErrorCode MatGPUFormatCopyParams_Private(Mat_GPUFormat *, Mat);
 PETSC_INTERN PetscErrorCode MatGPUFormatStrip_Private(Mat);

@@ -232,16 +232,10 @@ static PetscErrorCode MatGPUFormatMPISetOps_Private(Mat A, MatGPUFormatOps *ops,
 PetscErrorCode MatGPUFormatMPIConvertInPlace_Private(Mat A, MatGPUFormatOps *ops)
 {
   Mat_GPUFormat *ctx;
-  PetscErrorCode ierr;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatMPIGetBaseOps_Private());
-  PetscCall(PetscNew(&ctx));
-  ctx->ops = ops;
-  ctx->mpi = PETSC_TRUE;
-  ierr     = ops->create(&ctx->fmt);
-  if (ierr) PetscCall(PetscFree(ctx)); /* out of host memory: nothing is kept */
-  PetscCall(ierr);
+  PetscCall(MatGPUFormatCtxCreate_Private(ops, PETSC_TRUE, &ctx));
   PetscCall(PetscObjectContainerCompose((PetscObject)A, MATGPUFORMAT_CTX, ctx, MatGPUFormatMPICtxDestroy));
   PetscCall(MatGPUFormatMPISetOps_Private(A, ops, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, ops->mpitype));

@@ -14,7 +14,9 @@
 #include <thrust/sequence.h>
 
 #define BCE_UNROLL 8 /* entries each thread loads before it uses the first */
-#define BCE_WARPS  (BCE_BLOCK / 32)
+/* CUDA blocks per SM the product with the refresh fused into it must allow (6 for the product alone) */
+#define BCE_MIN_BLOCKS_REFRESH 4
+#define BCE_WARPS              (BCE_BLOCK / 32)
 
 typedef struct {
   PetscInt             L;      /* requested L; 0: derived from the device */
@@ -43,6 +45,14 @@ struct BCEKernelArgs {
   unsigned          *done;
 };
 
+/* With the refresh fused into the product: the new values (CSR order), the CSR entry of each slot, and the slots' values
+   to store them in */
+struct BCERefreshArgs {
+  const PetscScalar *csrval;
+  const int         *pos;
+  PetscScalar       *val;
+};
+
 /* Sum over the BCE_BLOCK threads of the CUDA block, in a fixed order; the result is in thread 0 */
 __device__ static PetscScalar bce_block_sum(PetscScalar sum, PetscScalar *smem)
 {
@@ -62,8 +72,8 @@ __device__ static PetscScalar bce_block_sum(PetscScalar sum, PetscScalar *smem)
    Entries [j0, j1) of local row q of block B (j0 a multiple of T), lane `lane` of its T threads. The slots of
    the UNROLL entries a thread loads at once are a stride apart: running pointers, no 64-bit products.
 */
-template <int LOGT>
-__device__ static PetscScalar bce_row_sum(const BCEKernelArgs &a, const BCEBlock &B, int q, int lane, int j0, int j1, const PetscScalar *__restrict__ x)
+template <int LOGT, bool REFRESH>
+__device__ static PetscScalar bce_row_sum(const BCEKernelArgs &a, const BCERefreshArgs &f, const BCEBlock &B, int q, int lane, int j0, int j1, const PetscScalar *__restrict__ x)
 {
   constexpr int      T      = 1 << LOGT;
   const long long    stride = (long long)B.nrows << LOGT, base = B.pos + ((long long)q << LOGT) + lane + (long long)(j0 >> LOGT) * stride;
@@ -82,9 +92,17 @@ __device__ static PetscScalar bce_row_sum(const BCEKernelArgs &a, const BCEBlock
       const bool in = j + u * T < j1;
 
       c[u] = in ? __ldcs(cq) : 0;
-      v[u] = in ? __ldcs(vq) : 0.0;
+      if (REFRESH) v[u] = in ? __ldg(f.csrval + __ldcs(f.pos + (vq - a.val))) : 0.0; /* the new value through the position map */
+      else v[u] = in ? __ldcs(vq) : 0.0;
       cq += stride;
       vq += stride;
+    }
+    if (REFRESH) { /* stored in the slots once all loads of the step are issued */
+      const long long s = vp - a.val;
+
+#pragma unroll
+      for (int u = 0; u < BCE_UNROLL; u++)
+        if (j + u * T < j1) f.val[s + u * stride] = v[u];
     }
 #pragma unroll
     for (int u = 0; u < BCE_UNROLL; u++)
@@ -98,8 +116,8 @@ __device__ static PetscScalar bce_row_sum(const BCEKernelArgs &a, const BCEBlock
 }
 
 /* Sub-block `local` of block B: BCE_BLOCK / T rows, T threads each; y may alias z */
-template <int LOGT, bool ADD>
-__device__ static void bce_rows(const BCEKernelArgs &a, const BCEBlock &B, int local, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar *smem)
+template <int LOGT, bool ADD, bool REFRESH>
+__device__ static void bce_rows(const BCEKernelArgs &a, const BCERefreshArgs &f, const BCEBlock &B, int local, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar *smem)
 {
   constexpr int T      = 1 << LOGT;
   const int     q      = local * (BCE_BLOCK / T) + (int)(threadIdx.x >> LOGT);
@@ -108,7 +126,7 @@ __device__ static void bce_rows(const BCEKernelArgs &a, const BCEBlock &B, int l
   const int     r      = B.row0 + q;
   const int     len    = active ? (B.minlen == B.width ? B.width : __ldg(a.rowlen + r)) : 0;
   const int     o      = active ? __ldg(a.rowno + r) : 0; /* loaded with the row length, not after the sum */
-  PetscScalar   sum    = bce_row_sum<LOGT>(a, B, q, lane, 0, len, x);
+  PetscScalar   sum    = bce_row_sum<LOGT, REFRESH>(a, f, B, q, lane, 0, len, x);
 
   if constexpr (T <= 32) {
 #pragma unroll
@@ -131,14 +149,14 @@ __device__ static void bce_rows(const BCEKernelArgs &a, const BCEBlock &B, int l
    BCE_GROUPS_PER_PIECE groups; the CUDA block that finishes the last part of a row (a counter per row) adds
    the partial sums in part order, so the result does not depend on timing.
 */
-template <bool ADD>
-__device__ static void bce_part(const BCEKernelArgs &a, const BCEBlock &B, int local, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar *smem)
+template <bool ADD, bool REFRESH>
+__device__ static void bce_part(const BCEKernelArgs &a, const BCERefreshArgs &f, const BCEBlock &B, int local, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar *smem)
 {
   constexpr int  LOGT = 8, T = 1 << LOGT, PIECE = BCE_GROUPS_PER_PIECE * T;
   __shared__ int last;
   const int      q = local / B.pieces, p = local % B.pieces, r = B.row0 + q;
   const int      len = __ldg(a.rowlen + r), j0 = min(p * PIECE, len), j1 = min(j0 + PIECE, len);
-  PetscScalar    sum = bce_block_sum(bce_row_sum<LOGT>(a, B, q, (int)threadIdx.x, j0, j1, x), smem);
+  PetscScalar    sum = bce_block_sum(bce_row_sum<LOGT, REFRESH>(a, f, B, q, (int)threadIdx.x, j0, j1, x), smem);
 
   static_assert(T == BCE_BLOCK, "split rows take the whole CUDA block");
   if (threadIdx.x == 0) {
@@ -161,15 +179,15 @@ __device__ static void bce_part(const BCEKernelArgs &a, const BCEBlock &B, int l
 }
 
 /* The block's kernel for its threads per row, 2^logt: bce_rows<logt>, or bce_part for split rows */
-template <int LOGT, bool ADD>
-__device__ static void bce_dispatch(const BCEKernelArgs &a, const BCEBlock &B, int local, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar *smem)
+template <int LOGT, bool ADD, bool REFRESH>
+__device__ static void bce_dispatch(const BCEKernelArgs &a, const BCERefreshArgs &f, const BCEBlock &B, int local, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar *smem)
 {
   if constexpr (LOGT == 8) {
-    if (B.pieces > 1) bce_part<ADD>(a, B, local, x, y, z, smem);
-    else bce_rows<8, ADD>(a, B, local, x, y, z, smem);
+    if (B.pieces > 1) bce_part<ADD, REFRESH>(a, f, B, local, x, y, z, smem);
+    else bce_rows<8, ADD, REFRESH>(a, f, B, local, x, y, z, smem);
   } else {
-    if (B.logt == LOGT) bce_rows<LOGT, ADD>(a, B, local, x, y, z, smem);
-    else bce_dispatch<LOGT + 1, ADD>(a, B, local, x, y, z, smem);
+    if (B.logt == LOGT) bce_rows<LOGT, ADD, REFRESH>(a, f, B, local, x, y, z, smem);
+    else bce_dispatch<LOGT + 1, ADD, REFRESH>(a, f, B, local, x, y, z, smem);
   }
 }
 
@@ -179,26 +197,51 @@ __device__ static void bce_dispatch(const BCEKernelArgs &a, const BCEBlock &B, i
    the GPU works on nearby original rows of every such block at once: y is written, and x read, about as
    locally as by a CSR product. 40 registers, 6 CUDA blocks per SM.
 */
-template <bool ADD>
-__global__ static void __launch_bounds__(BCE_BLOCK, 6) bce_mult_kernel(const BCEKernelArgs a, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
+template <bool ADD, bool REFRESH>
+__global__ static void __launch_bounds__(BCE_BLOCK, REFRESH ? BCE_MIN_BLOCKS_REFRESH : 6) bce_mult_kernel(const BCEKernelArgs a, const BCERefreshArgs f, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
 {
   __shared__ PetscScalar smem[BCE_WARPS];
   const long long        e     = __ldg(a.sched + blockIdx.x);
   const BCEBlock         B     = a.blocks[e >> 32];
   const int              local = (int)(e & 0xffffffff);
 
-  bce_dispatch<0, ADD>(a, B, local, x, y, z, smem);
+  bce_dispatch<0, ADD, REFRESH>(a, f, B, local, x, y, z, smem);
+}
+
+/* The product, and with f the refresh fused into it (f: NULL for the product alone) */
+static PetscErrorCode BCEMultPossiblyRefresh(const Mat_BCE *bc, const BCERefreshArgs *f, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  const BCEKernelArgs  a    = {bc->sched, bc->blocks, bc->rowno, bc->rowlen, bc->col, bc->val, bc->partial, bc->done};
+  const BCERefreshArgs none = {NULL, NULL, NULL};
+
+  PetscFunctionBegin;
+  if (f) {
+    if (y) bce_mult_kernel<true, true><<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, stream>>>(a, *f, x, y, z);
+    else bce_mult_kernel<false, true><<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, stream>>>(a, *f, x, NULL, z);
+  } else {
+    if (y) bce_mult_kernel<true, false><<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, stream>>>(a, none, x, y, z);
+    else bce_mult_kernel<false, false><<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, stream>>>(a, none, x, NULL, z);
+  }
+  PetscCallCUDA(cudaGetLastError());
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode BCEMult(void *fmt, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
-  const Mat_BCE      *bc = (const Mat_BCE *)fmt;
-  const BCEKernelArgs a  = {bc->sched, bc->blocks, bc->rowno, bc->rowlen, bc->col, bc->val, bc->partial, bc->done};
+  PetscFunctionBegin;
+  PetscCall(BCEMultPossiblyRefresh((const Mat_BCE *)fmt, NULL, x, y, z, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The product that first takes the new values of the device CSR, each slot's through the position map, as BCERefresh()
+   does, in the same pass */
+static PetscErrorCode BCEMultRefresh(void *fmt, const MatGPUFormatCSR *csr, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  Mat_BCE             *bc = (Mat_BCE *)fmt;
+  const BCERefreshArgs f  = {csr->val, bc->pos, bc->val};
 
   PetscFunctionBegin;
-  if (y) bce_mult_kernel<true><<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, stream>>>(a, x, y, z);
-  else bce_mult_kernel<false><<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, stream>>>(a, x, NULL, z);
-  PetscCallCUDA(cudaGetLastError());
+  PetscCall(BCEMultPossiblyRefresh(bc, &f, x, y, z, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -380,7 +423,7 @@ static PetscErrorCode BCEDeviceL(PetscInt *L)
   PetscFunctionBegin;
   PetscCallCUDA(cudaGetDevice(&dev));
   PetscCallCUDA(cudaDeviceGetAttribute(&maxblocks, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
-  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&active, bce_mult_kernel<false>, BCE_BLOCK, 0));
+  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&active, bce_mult_kernel<false, false>, BCE_BLOCK, 0));
   *L = PetscMax(1, (PetscInt)active * BCE_BLOCK / PetscMax(1, maxblocks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -404,14 +447,22 @@ static PetscErrorCode BCEDistribution(const MatGPUFormatCSR *csr, MatGPUFormatSc
   bce_histogram_kernel<<<PetscMin(MatGPUFormatGrid(csr->m, BCE_BLOCK), BCE_HIST_GRID), BCE_BLOCK, 0, csr->stream>>>((int)csr->m, maxlen, csr->rowptr, hist);
   PetscCallCUDA(cudaGetLastError());
   if (maxlen < BCE_HIST_HOST) { /* one trip to the host: the whole histogram */
-    int *hhist;
+    int        *hhist;
+    cudaError_t cerr;
 
     PetscCall(PetscMalloc1(maxlen + 1, &hhist));
-    PetscCallCUDA(cudaMemcpyAsync(hhist, hist, (size_t)(maxlen + 1) * sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
-    PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+    cerr = cudaMemcpyAsync(hhist, hist, (size_t)(maxlen + 1) * sizeof(int), cudaMemcpyDeviceToHost, csr->stream);
+    if (cerr == cudaSuccess) cerr = cudaStreamSynchronize(csr->stream);
+    if (cerr != cudaSuccess) PetscCall(PetscFree(hhist)); /* then the error */
+    PetscCallCUDA(cerr);
     nq = 0;
     for (int l = 1; l <= maxlen; l++) nq += hhist[l] > 0;
-    PetscCall(PetscMalloc2(nq, len, nq, cnt));
+    {
+      PetscErrorCode ierr = PetscMalloc2(nq, len, nq, cnt);
+
+      if (ierr) PetscCall(PetscFree(hhist));
+      PetscCall(ierr);
+    }
     nq = 0;
     for (int l = 1; l <= maxlen; l++) {
       if (hhist[l] > 0) {
@@ -430,11 +481,22 @@ static PetscErrorCode BCEDistribution(const MatGPUFormatCSR *csr, MatGPUFormatSc
   MatGPUFormatCallThrust(thrust::copy_if(policy, thrust::counting_iterator<int>(1), thrust::counting_iterator<int>(maxlen + 1), dlen, BCENonzeroBin{hist}));
   bce_counts_kernel<<<MatGPUFormatGrid(nq, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>(nq, dlen, hist, dcnt);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(PetscMalloc2(nq, len, nq, cnt));
   PetscCall(PetscMalloc1(nq, &hlen));
-  PetscCallCUDA(cudaMemcpyAsync(hlen, dlen, (size_t)nq * sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
-  PetscCallCUDA(cudaMemcpyAsync(*cnt, dcnt, (size_t)nq * sizeof(long long), cudaMemcpyDeviceToHost, csr->stream));
-  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+  {
+    PetscErrorCode ierr = PetscMalloc2(nq, len, nq, cnt);
+    cudaError_t    cerr = cudaSuccess;
+
+    if (ierr) PetscCall(PetscFree(hlen)); /* then the error */
+    PetscCall(ierr);
+    cerr = cudaMemcpyAsync(hlen, dlen, (size_t)nq * sizeof(int), cudaMemcpyDeviceToHost, csr->stream);
+    if (cerr == cudaSuccess) cerr = cudaMemcpyAsync(*cnt, dcnt, (size_t)nq * sizeof(long long), cudaMemcpyDeviceToHost, csr->stream);
+    if (cerr == cudaSuccess) cerr = cudaStreamSynchronize(csr->stream);
+    if (cerr != cudaSuccess) {
+      PetscCall(PetscFree(hlen));
+      PetscCall(PetscFree2(*len, *cnt));
+    }
+    PetscCallCUDA(cerr);
+  }
   for (int i = 0; i < nq; i++) (*len)[i] = hlen[i];
   *q = nq;
   PetscCall(PetscFree(hlen));
@@ -641,7 +703,7 @@ static PetscErrorCode BCEMemory(void *fmt, PetscLogDouble *bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, MATMPIBCE, BCECreate, BCECopyParams, BCESameParams, BCESetFromOptions, BCEBuild, BCERefresh, BCEMult, BCEReset, BCEView, BCEMemory, 0, 0};
+MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, MATMPIBCE, BCECreate, BCECopyParams, BCESameParams, BCESetFromOptions, BCEBuild, BCERefresh, BCEMult, BCEReset, BCEView, BCEMemory, 0, 0, BCEMultRefresh};
 
 /*MC
    MATSEQBCE - "seqaijcusparsebce" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU in BCE,

@@ -47,8 +47,9 @@ typedef struct {
   PetscInt  spw;    /* strips per warp, 1, 2 or 4; 0: chosen from the mean strip at build time */
   /* the matrix, on the device */
   CMRSArrays           d;
-  int                 *perm;  /* sorted only: CSR position of each entry, for value refreshes */
-  PetscInt             group; /* strips per warp in use */
+  int                 *perm;     /* sorted only: CSR position of each entry, for value refreshes */
+  PetscBool            identity; /* perm is the identity (strips of one row ranked from rows sorted by column): not read */
+  PetscInt             group;    /* strips per warp in use */
   PetscInt             longthreshold, nlong, nchunks;
   int                 *longstrips; /* nlong strips split into chunks */
   int                 *chunkptr;   /* nlong + 1: chunks of long strip l are [chunkptr[l], chunkptr[l+1]) */
@@ -69,6 +70,21 @@ struct CMRSKernelArgs {
   PetscScalar         *partial;
   unsigned            *done;
 };
+
+/* With the refresh fused into the product: the new values (CSR order), the CSR entry of each CMRS entry (NULL: the same
+   order, also when sorted), and the entries' values to store them in */
+struct CMRSRefreshArgs {
+  const PetscScalar *csrval;
+  const int         *perm;
+  PetscScalar       *val;
+};
+
+/* The new value of CMRS entry j, from the CSR (the refresh fused into the product; the caller stores it in the format) */
+template <bool SORTED>
+__device__ __forceinline__ PetscScalar cmrs_new_value(const CMRSRefreshArgs &f, int j)
+{
+  return __ldg(f.csrval + (SORTED && f.perm ? __ldcs(f.perm + j) : j));
+}
 
 template <int H, bool PACKED>
 __device__ __forceinline__ int cmrs_row(const CMRSKernelArgs &a, unsigned c, int j)
@@ -138,8 +154,8 @@ struct CMRSAccumulator {
 };
 
 /* The row sums of the entries [b, e) of one strip (or chunk of a strip), by one warp */
-template <int H, bool PACKED, bool SORTED>
-__device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, int b, int e, const PetscScalar *__restrict__ x, PetscScalar *buf, int lane)
+template <int H, bool PACKED, bool SORTED, bool REFRESH>
+__device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, const CMRSRefreshArgs &f, int b, int e, const PetscScalar *__restrict__ x, PetscScalar *buf, int lane)
 {
   CMRSAccumulator<H, SORTED> acc(buf, lane);
 
@@ -153,7 +169,13 @@ __device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, in
       const bool in = j + 32 * u < e;
 
       c[u] = in ? __ldcs(a.colind + j + 32 * u) : 0;
-      v[u] = in ? __ldcs(a.val + j + 32 * u) : 0.0;
+      if constexpr (REFRESH) v[u] = in ? cmrs_new_value<SORTED>(f, j + 32 * u) : 0.0;
+      else v[u] = in ? __ldcs(a.val + j + 32 * u) : 0.0;
+    }
+    if constexpr (REFRESH) { /* stored in the format once all loads of the step are issued */
+#pragma unroll
+      for (int u = 0; u < CMRS_UNROLL; u++)
+        if (j + 32 * u < e) f.val[j + 32 * u] = v[u];
     }
 #pragma unroll
     for (int u = 0; u < CMRS_UNROLL; u++)
@@ -170,8 +192,8 @@ __device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, in
    all of them are issued before the first product, so that short strips do not leave the warp waiting on
    one memory round trip per strip. bnd[k] (lane k <= NS) is the first entry of strip s0 + k.
 */
-template <int H, bool PACKED, bool SORTED, bool ADD, int NS>
-__device__ __forceinline__ void cmrs_short_strips(const CMRSKernelArgs &a, int s0, int bnd, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar *buf, int lane)
+template <int H, bool PACKED, bool SORTED, bool ADD, int NS, bool REFRESH>
+__device__ __forceinline__ void cmrs_short_strips(const CMRSKernelArgs &a, const CMRSRefreshArgs &f, int s0, int bnd, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar *buf, int lane)
 {
   int         b[NS + 1];
   unsigned    c[NS][CMRS_UNROLL];
@@ -187,6 +209,7 @@ __device__ __forceinline__ void cmrs_short_strips(const CMRSKernelArgs &a, int s
       const bool in = j < b[k + 1];
 
       c[k][u] = in ? __ldcs(a.colind + j) : 0;
+      static_assert(!REFRESH, "the fused refresh runs one strip per warp");
       v[k][u] = in ? __ldcs(a.val + j) : 0.0;
     }
   }
@@ -217,13 +240,12 @@ __device__ __forceinline__ void cmrs_short_strips(const CMRSKernelArgs &a, int s
    One warp per chunk of the long strips (first, so that they start first), then one warp per NS strips.
    Strips with more than longthreshold entries are left to the chunk warps. y may alias z.
 */
-template <int H, bool PACKED, bool SORTED, bool ADD, int NS>
-__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRSKernelArgs a, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
+template <int H, bool PACKED, bool SORTED, bool ADD, int NS, bool REFRESH>
+__device__ __forceinline__ void cmrs_mult_body(const CMRSKernelArgs a, const CMRSRefreshArgs f, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar (*buf)[H > 1 ? H * 32 : 1])
 {
-  __shared__ PetscScalar buf[CMRS_WARPS][H > 1 ? H * 32 : 1];
-  const int              lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-  const long long        gw      = (long long)blockIdx.x * CMRS_WARPS + w;
-  const int              ngroups = (a.nstrips + NS - 1) / NS;
+  const int       lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  const long long gw      = (long long)blockIdx.x * CMRS_WARPS + w;
+  const int       ngroups = (a.nstrips + NS - 1) / NS;
 
   if (gw >= a.nchunks && gw < (long long)a.nchunks + ngroups) {
     const int s0 = (int)(gw - a.nchunks) * NS;
@@ -236,7 +258,7 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRS
 #pragma unroll
       for (int off = 16; off > 0; off >>= 1) len = max(len, __shfl_xor_sync(0xffffffffu, len, off));
       if (len <= 32 * CMRS_UNROLL) {
-        cmrs_short_strips<H, PACKED, SORTED, ADD, NS>(a, s0, bnd, x, y, z, buf[w], lane);
+        cmrs_short_strips<H, PACKED, SORTED, ADD, NS, REFRESH>(a, f, s0, bnd, x, y, z, buf[w], lane);
         return;
       }
     }
@@ -244,7 +266,7 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRS
       const int s = s0 + k, b = a.strip_ptr[s], e = a.strip_ptr[s + 1];
 
       if (e - b > a.longthreshold) continue;
-      const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED>(a, b, e, x, buf[w], lane);
+      const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED, REFRESH>(a, f, b, e, x, buf[w], lane);
       const long long   row = (long long)s * H + lane;
 
       if (lane < H && row < a.m) z[row] = ADD ? y[row] + sum : sum;
@@ -262,7 +284,7 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRS
     }
     const int         s = a.longstrips[lo], c0 = a.chunkptr[lo], c1 = a.chunkptr[lo + 1];
     const int         b = a.strip_ptr[s] + (c - c0) * CMRS_CHUNK, e = min(a.strip_ptr[s + 1], b + CMRS_CHUNK);
-    const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED>(a, b, e, x, buf[w], lane);
+    const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED, REFRESH>(a, f, b, e, x, buf[w], lane);
 
     if (lane < H) a.partial[(size_t)c * H + lane] = sum;
     __threadfence(); /* the partial sums are visible before the counter moves */
@@ -286,18 +308,47 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRS
   }
 }
 
+/* The product alone; its signature is that of the product before the fused refresh, so that its code is too */
+template <int H, bool PACKED, bool SORTED, bool ADD, int NS>
+__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRSKernelArgs a, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
+{
+  __shared__ PetscScalar buf[CMRS_WARPS][H > 1 ? H * 32 : 1];
+  const CMRSRefreshArgs  none = {NULL, NULL, NULL};
+
+  cmrs_mult_body<H, PACKED, SORTED, ADD, NS, false>(a, none, x, y, z, buf);
+}
+
+/* The product with the refresh fused into it, one strip per warp */
+template <int H, bool PACKED, bool SORTED, bool ADD>
+__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_refresh_kernel(const CMRSKernelArgs a, const CMRSRefreshArgs f, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
+{
+  __shared__ PetscScalar buf[CMRS_WARPS][H > 1 ? H * 32 : 1];
+
+  cmrs_mult_body<H, PACKED, SORTED, ADD, 1, true>(a, f, x, y, z, buf);
+}
+
 static inline unsigned CMRSBlocks(long long warps)
 {
   return (unsigned)((warps + CMRS_WARPS - 1) / CMRS_WARPS);
 }
 
+/* f: NULL for the product alone, else the new values it takes and stores (the refresh fused into it; one strip per warp
+   then, whatever the strips per warp: one such product per change of values, and half the kernels to compile) */
 template <int H, bool PACKED, bool SORTED>
-static PetscErrorCode CMRSLaunch(const Mat_CMRS *cm, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+static PetscErrorCode CMRSLaunch(const Mat_CMRS *cm, const CMRSRefreshArgs *f, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
   const CMRSKernelArgs a      = {(int)cm->d.m, (int)cm->d.nstrips, (int)cm->nlong, (int)cm->nchunks, (int)cm->longthreshold, cm->d.strip_ptr, cm->d.colind, cm->d.rowin, cm->d.val, cm->longstrips, cm->chunkptr, cm->partial, cm->done};
   const unsigned       blocks = CMRSBlocks((cm->d.nstrips + cm->group - 1) / cm->group + cm->nchunks);
 
   PetscFunctionBegin;
+  if (f) {
+    const unsigned blocks1 = CMRSBlocks(cm->d.nstrips + cm->nchunks);
+
+    if (y) cmrs_mult_refresh_kernel<H, PACKED, SORTED, true><<<blocks1, CMRS_BLOCK, 0, stream>>>(a, *f, x, y, z);
+    else cmrs_mult_refresh_kernel<H, PACKED, SORTED, false><<<blocks1, CMRS_BLOCK, 0, stream>>>(a, *f, x, NULL, z);
+    PetscCallCUDA(cudaGetLastError());
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   switch (cm->group) {
   case 1:
     if (y) cmrs_mult_kernel<H, PACKED, SORTED, true, 1><<<blocks, CMRS_BLOCK, 0, stream>>>(a, x, y, z);
@@ -319,38 +370,56 @@ static PetscErrorCode CMRSLaunch(const Mat_CMRS *cm, const PetscScalar *x, const
 }
 
 template <int H>
-static PetscErrorCode CMRSLaunchHeight(const Mat_CMRS *cm, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+static PetscErrorCode CMRSLaunchHeight(const Mat_CMRS *cm, const CMRSRefreshArgs *f, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
   PetscFunctionBegin;
-  if (cm->d.packed) PetscCall(cm->d.sorted ? CMRSLaunch<H, true, true>(cm, x, y, z, stream) : CMRSLaunch<H, true, false>(cm, x, y, z, stream));
-  else PetscCall(cm->d.sorted ? CMRSLaunch<H, false, true>(cm, x, y, z, stream) : CMRSLaunch<H, false, false>(cm, x, y, z, stream));
+  if (cm->d.packed) PetscCall(cm->d.sorted ? CMRSLaunch<H, true, true>(cm, f, x, y, z, stream) : CMRSLaunch<H, true, false>(cm, f, x, y, z, stream));
+  else PetscCall(cm->d.sorted ? CMRSLaunch<H, false, true>(cm, f, x, y, z, stream) : CMRSLaunch<H, false, false>(cm, f, x, y, z, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The product, and with f the refresh fused into it */
+static PetscErrorCode CMRSMultPossiblyRefresh(const Mat_CMRS *cm, const CMRSRefreshArgs *f, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  switch (cm->d.height) {
+  case 1:
+    PetscCall(CMRSLaunchHeight<1>(cm, f, x, y, z, stream));
+    break;
+  case 2:
+    PetscCall(CMRSLaunchHeight<2>(cm, f, x, y, z, stream));
+    break;
+  case 4:
+    PetscCall(CMRSLaunchHeight<4>(cm, f, x, y, z, stream));
+    break;
+  case 8:
+    PetscCall(CMRSLaunchHeight<8>(cm, f, x, y, z, stream));
+    break;
+  case 16:
+    PetscCall(CMRSLaunchHeight<16>(cm, f, x, y, z, stream));
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMRS strip height %" PetscInt_FMT " has no kernel", cm->d.height);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode CMRSMult(void *fmt, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
-  const Mat_CMRS *cm = (const Mat_CMRS *)fmt;
+  PetscFunctionBegin;
+  PetscCall(CMRSMultPossiblyRefresh((const Mat_CMRS *)fmt, NULL, x, y, z, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The product that first takes the new values of the device CSR, each entry's through the position map (or in place
+   without sorted columns), as CMRSRefresh() does, in the same pass */
+static PetscErrorCode CMRSMultRefresh(void *fmt, const MatGPUFormatCSR *csr, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  Mat_CMRS             *cm = (Mat_CMRS *)fmt;
+  const CMRSRefreshArgs f  = {csr->val, cm->identity ? NULL : cm->perm, cm->d.val};
 
   PetscFunctionBegin;
-  switch (cm->d.height) {
-  case 1:
-    PetscCall(CMRSLaunchHeight<1>(cm, x, y, z, stream));
-    break;
-  case 2:
-    PetscCall(CMRSLaunchHeight<2>(cm, x, y, z, stream));
-    break;
-  case 4:
-    PetscCall(CMRSLaunchHeight<4>(cm, x, y, z, stream));
-    break;
-  case 8:
-    PetscCall(CMRSLaunchHeight<8>(cm, x, y, z, stream));
-    break;
-  case 16:
-    PetscCall(CMRSLaunchHeight<16>(cm, x, y, z, stream));
-    break;
-  default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "CMRS strip height %" PetscInt_FMT " has no kernel", cm->d.height);
-  }
+  PetscCall(CMRSMultPossiblyRefresh(cm, &f, x, y, z, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -489,6 +558,7 @@ static PetscErrorCode CMRSReset(void *fmt)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->done));
   PetscCall(PetscArrayzero(&cm->d, 1));
   cm->nlong = cm->nchunks = cm->longthreshold = 0;
+  cm->identity                                = PETSC_FALSE;
   cm->group                                   = 1;
   cm->bytes                                   = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -627,7 +697,9 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
     if (d->sorted) PetscCall(CMRSSortStrips(cm, csr->stream));
     PetscCall(MatGPUFormatBuildPhase_Private(csr, "sort columns"));
   }
-  PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->perm, csr->val, d->val, csr->stream));
+  /* strips of one row ranked in place keep each row's entries in the CSR's order */
+  cm->identity = (PetscBool)(d->sorted && ranked && d->height == 1);
+  PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->identity ? NULL : cm->perm, csr->val, d->val, csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "values"));
   PetscCall(CMRSSplitLongStrips(cm, csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "long strips"));
@@ -641,7 +713,7 @@ static PetscErrorCode CMRSRefresh(void *fmt, const MatGPUFormatCSR *csr)
   Mat_CMRS *cm = (Mat_CMRS *)fmt;
 
   PetscFunctionBegin;
-  PetscCall(MatGPUFormatGatherValues_Private(cm->d.nnz, cm->perm, csr->val, cm->d.val, csr->stream));
+  PetscCall(MatGPUFormatGatherValues_Private(cm->d.nnz, cm->identity ? NULL : cm->perm, csr->val, cm->d.val, csr->stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -724,7 +796,7 @@ static PetscErrorCode CMRSMemory(void *fmt, PetscLogDouble *bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-MatGPUFormatOps MatCMRSOps = {"cmrs", "CMRS", MATSEQCMRS, MATMPICMRS, CMRSCreate, CMRSCopyParams, CMRSSameParams, CMRSSetFromOptions, CMRSBuild, CMRSRefresh, CMRSMult, CMRSReset, CMRSView, CMRSMemory, 0, 0};
+MatGPUFormatOps MatCMRSOps = {"cmrs", "CMRS", MATSEQCMRS, MATMPICMRS, CMRSCreate, CMRSCopyParams, CMRSSameParams, CMRSSetFromOptions, CMRSBuild, CMRSRefresh, CMRSMult, CMRSReset, CMRSView, CMRSMemory, 0, 0, CMRSMultRefresh};
 
 /*MC
    MATSEQCMRS - "seqaijcusparsecmrs" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU

@@ -218,26 +218,28 @@ PetscErrorCode MatGPUFormatDeviceFree_Private(void **ptr)
 {
   MatGPUFormatPhases *ph = MatGPUFormatCurrentPhases;
   PetscLogDouble      t0 = 0, t1;
+  cudaStream_t        stream;
+  cudaError_t         serr = cudaSuccess, ferr = cudaSuccess;
 
   PetscFunctionBegin;
-  if (*ptr && ph && ph->on) PetscCall(PetscTime(&t0));
-  if (*ptr) {
-    cudaStream_t stream;
-
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    /* in stream order; cudaFree() itself need not wait for the kernels queued on PETSc's stream, so we do */
-    if (MatGPUFormatStreamAlloc) PetscCallCUDA(cudaFreeAsync(*ptr, stream));
-    else {
-      PetscCallCUDA(cudaStreamSynchronize(stream));
-      PetscCallCUDA(cudaFree(*ptr));
-    }
+  if (!*ptr) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ph && ph->on) PetscCall(PetscTime(&t0));
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  /* in stream order; cudaFree() itself need not wait for the kernels queued on PETSc's stream, so we do, and free only
+     when the wait succeeded (a kernel may still use the block otherwise: then it is left, not freed under it) */
+  if (MatGPUFormatStreamAlloc) ferr = cudaFreeAsync(*ptr, stream);
+  else {
+    serr = cudaStreamSynchronize(stream);
+    if (serr == cudaSuccess) ferr = cudaFree(*ptr);
   }
-  if (*ptr && ph && ph->on) {
+  *ptr = NULL; /* never freed twice */
+  if (ph && ph->on) {
     PetscCall(PetscTime(&t1));
     ph->frees++;
     ph->mallocseconds += t1 - t0;
   }
-  *ptr = NULL;
+  PetscCallCUDA(serr);
+  PetscCallCUDA(ferr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

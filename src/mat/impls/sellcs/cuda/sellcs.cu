@@ -24,6 +24,12 @@
 #define SELLCS_CHUNK          1024 /* entries per warp in the long part */
 /* resident threads per SM the register count must allow: 48 registers with one thread per row, 64 with more */
 #define SELLCS_MIN_THREADS(T) ((T) == 1 ? 1280 : 1024)
+/* the product with the refresh fused into it (one product after each change of values) also loads each slot's position
+   and gathers the new value through it: it loads SELLCS_UNROLL_REFRESH entries ahead instead of SELLCS_UNROLL, so that
+   it keeps as many threads resident as the product alone without spilling (with 8 ahead it needed 96 to 114 registers,
+   512 threads per SM, and the gathers waited: circuit, H200, 227 us where the refresh alone took 143) */
+#define SELLCS_UNROLL_REFRESH      4
+#define SELLCS_MIN_THREADS_REFRESH 1024
 
 typedef struct {
   /* parameters */
@@ -35,7 +41,6 @@ typedef struct {
   /* the matrix, on the device */
   SELLCSArrays         d;
   int                 *pos;       /* nslots: the CSR entry of each slot, -1 for padding (the value refresh gathers through it) */
-  int                 *iperm;     /* during the build, when sigma > 1: the sorted position of each original row */
   int                 *lchunkptr; /* nlong + 1: chunks of long row l are [lchunkptr[l], lchunkptr[l+1]) */
   int                 *lchunkrow; /* nlchunks: the long row of each chunk */
   PetscScalar         *lpartial;  /* nlchunks partial sums */
@@ -67,19 +72,28 @@ struct SELLCSKernelArgs {
   unsigned          *ldone;
 };
 
+/* With the refresh fused into the product: the new values (CSR order) and where they go; a separate kernel argument,
+   since SELLCSKernelArgs must stay at 128 bytes */
+struct SELLCSRefreshArgs {
+  const PetscScalar *csrval;
+  const int         *rowptr, *pos;
+  PetscScalar       *val, *lval;
+};
+
 /*
    Chunk c of the long part, by one warp: the partial sum of its SELLCS_CHUNK entries; the warp that finishes
    the last chunk of a row (a counter per row) adds the partial sums in chunk order, so the result does not
    depend on timing.
 */
-template <bool ADD>
-__device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, int c, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, int lane)
+template <bool ADD, bool REFRESH>
+__device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, const SELLCSRefreshArgs &f, int c, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, int lane)
 {
   const int   lo   = __ldg(a.lchunkrow + c); /* the long row of chunk c */
   unsigned    last = 0;
   PetscScalar sum  = 0.0;
   const int   c0 = a.lchunkptr[lo], c1 = a.lchunkptr[lo + 1];
   const int   b = a.lptr[lo] + (c - c0) * SELLCS_CHUNK, e = min(a.lptr[lo + 1], b + SELLCS_CHUNK);
+  const int   d = REFRESH ? f.rowptr[a.lrow[lo]] - a.lptr[lo] : 0; /* with REFRESH: the CSR entry of long entry j is j + d */
 
   for (int j = b + lane; j < e; j += 32 * SELLCS_UNROLL) {
     int         cc[SELLCS_UNROLL];
@@ -90,7 +104,13 @@ __device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, int c, const
       const bool in = j + 32 * u < e;
 
       cc[u] = in ? __ldcs(a.lcol + j + 32 * u) : 0;
-      v[u]  = in ? __ldcs(a.lval + j + 32 * u) : 0.0;
+      if (REFRESH) v[u] = in ? __ldcs(f.csrval + j + 32 * u + d) : 0.0;
+      else v[u] = in ? __ldcs(a.lval + j + 32 * u) : 0.0;
+    }
+    if (REFRESH) {
+#pragma unroll
+      for (int u = 0; u < SELLCS_UNROLL; u++)
+        if (j + 32 * u < e) f.lval[j + 32 * u] = v[u];
     }
 #pragma unroll
     for (int u = 0; u < SELLCS_UNROLL; u++)
@@ -132,13 +152,13 @@ __device__ static void sellcs_long_chunk(const SELLCSKernelArgs &a, int c, const
    shuffles and the row is written in the original order, z[perm[r]]. The first lblocks blocks do the long
    part instead. y may alias z.
 */
-template <int T, bool ADD, bool PAD>
-__global__ static void __launch_bounds__(SELLCS_BLOCK_SORTED, SELLCS_MIN_THREADS(T) / SELLCS_BLOCK_SORTED) sellcs_mult_kernel(const SELLCSKernelArgs a, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
+template <int T, bool ADD, bool PAD, bool REFRESH>
+__global__ static void __launch_bounds__(SELLCS_BLOCK_SORTED, (REFRESH ? SELLCS_MIN_THREADS_REFRESH : SELLCS_MIN_THREADS(T)) / SELLCS_BLOCK_SORTED) sellcs_mult_kernel(const SELLCSKernelArgs a, const SELLCSRefreshArgs f, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
 {
   if ((int)blockIdx.x < a.lblocks) { /* the long part first, so that it starts first */
     const int c = (int)(blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5));
 
-    if (c < a.nlchunks) sellcs_long_chunk<ADD>(a, c, x, y, z, threadIdx.x & 31);
+    if (c < a.nlchunks) sellcs_long_chunk<ADD, REFRESH>(a, f, c, x, y, z, threadIdx.x & 31);
     return;
   }
   const long long tid    = (long long)(blockIdx.x - a.lblocks) * blockDim.x + threadIdx.x;
@@ -151,23 +171,34 @@ __global__ static void __launch_bounds__(SELLCS_BLOCK_SORTED, SELLCS_MIN_THREADS
   const int       end    = PAD && active ? (int)((a.chunk_ptr[(r >> a.logC) + 1] - a.chunk_ptr[r >> a.logC]) >> a.logC) : len;
   PetscScalar     sum    = 0.0;
 
-  for (int j = t; j < end; j += T * SELLCS_UNROLL) {
-    int         c[SELLCS_UNROLL];
-    PetscScalar v[SELLCS_UNROLL];
+  constexpr int U = REFRESH ? SELLCS_UNROLL_REFRESH : SELLCS_UNROLL;
+
+  for (int j = t; j < end; j += T * U) {
+    int         c[U];
+    PetscScalar v[U];
 
 #pragma unroll
-    for (int u = 0; u < SELLCS_UNROLL; u++) {
+    for (int u = 0; u < U; u++) {
       const int       jj   = j + u * T;
       const long long slot = base + (long long)jj * C;
 
       c[u] = jj < end ? __ldcs(a.col + slot) : 0;
-      v[u] = jj < end ? __ldcs(a.val + slot) : 0.0;
+      if (REFRESH) { /* the new value through the position map (-1: padding, 0) */
+        const int p = jj < end ? __ldcs(f.pos + slot) : -1;
+
+        v[u] = p >= 0 ? __ldg(f.csrval + p) : 0.0;
+      } else v[u] = jj < end ? __ldcs(a.val + slot) : 0.0;
+    }
+    if (REFRESH) { /* stored in the format once all loads of the step are issued */
+#pragma unroll
+      for (int u = 0; u < U; u++)
+        if (j + u * T < end) f.val[base + (long long)(j + u * T) * C] = v[u];
     }
 #pragma unroll
-    for (int u = 0; u < SELLCS_UNROLL; u++)
+    for (int u = 0; u < U; u++)
       if (j + u * T < end) v[u] *= __ldg(x + c[u]);
 #pragma unroll
-    for (int u = 0; u < SELLCS_UNROLL; u++) sum += v[u];
+    for (int u = 0; u < U; u++) sum += v[u];
   }
   if constexpr (T > 1) {
 #pragma unroll
@@ -180,19 +211,28 @@ __global__ static void __launch_bounds__(SELLCS_BLOCK_SORTED, SELLCS_MIN_THREADS
   }
 }
 
-template <int T>
-static PetscErrorCode SELLCSLaunch(const SELLCSKernelArgs &a, int bs, PetscBool pad, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+template <int T, bool REFRESH>
+static void SELLCSLaunchKernel(const SELLCSKernelArgs &a, const SELLCSRefreshArgs &f, unsigned blocks, int bs, PetscBool pad, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
-  const unsigned blocks = (unsigned)(a.lblocks + ((long long)a.m * T + bs - 1) / bs);
+  if (pad) {
+    if (y) sellcs_mult_kernel<T, true, true, REFRESH><<<blocks, bs, 0, stream>>>(a, f, x, y, z);
+    else sellcs_mult_kernel<T, false, true, REFRESH><<<blocks, bs, 0, stream>>>(a, f, x, NULL, z);
+  } else {
+    if (y) sellcs_mult_kernel<T, true, false, REFRESH><<<blocks, bs, 0, stream>>>(a, f, x, y, z);
+    else sellcs_mult_kernel<T, false, false, REFRESH><<<blocks, bs, 0, stream>>>(a, f, x, NULL, z);
+  }
+}
+
+/* f: NULL for the product alone, else the new values the product takes and stores (the refresh fused into it) */
+template <int T>
+static PetscErrorCode SELLCSLaunch(const SELLCSKernelArgs &a, const SELLCSRefreshArgs *f, int bs, PetscBool pad, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  const unsigned          blocks = (unsigned)(a.lblocks + ((long long)a.m * T + bs - 1) / bs);
+  const SELLCSRefreshArgs none   = {NULL, NULL, NULL, NULL, NULL};
 
   PetscFunctionBegin;
-  if (pad) {
-    if (y) sellcs_mult_kernel<T, true, true><<<blocks, bs, 0, stream>>>(a, x, y, z);
-    else sellcs_mult_kernel<T, false, true><<<blocks, bs, 0, stream>>>(a, x, NULL, z);
-  } else {
-    if (y) sellcs_mult_kernel<T, true, false><<<blocks, bs, 0, stream>>>(a, x, y, z);
-    else sellcs_mult_kernel<T, false, false><<<blocks, bs, 0, stream>>>(a, x, NULL, z);
-  }
+  if (f) SELLCSLaunchKernel<T, true>(a, *f, blocks, bs, pad, x, y, z, stream);
+  else SELLCSLaunchKernel<T, false>(a, none, blocks, bs, pad, x, y, z, stream);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -205,34 +245,53 @@ static int SELLCSLog2(PetscInt v)
   return l;
 }
 
-static PetscErrorCode SELLCSMult(void *fmt, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+/* The product, and with f the refresh fused into it */
+static PetscErrorCode SELLCSMultPossiblyRefresh(const Mat_SELLCS *sc, const SELLCSRefreshArgs *f, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
-  const Mat_SELLCS      *sc = (const Mat_SELLCS *)fmt;
-  const SELLCSKernelArgs a  = {(int)sc->d.m, SELLCSLog2(sc->d.C), sc->d.rowlen, sc->d.perm, sc->d.col, (const long long *)sc->d.chunk_ptr, sc->d.val, (int)sc->d.nlong, (int)sc->nlchunks, (int)((sc->nlchunks + sc->block / 32 - 1) / (sc->block / 32)), sc->d.lrow, sc->d.lptr, sc->d.lcol, sc->lchunkptr, sc->lchunkrow, sc->d.lval, sc->lpartial, sc->ldone};
+  const SELLCSKernelArgs a = {(int)sc->d.m, SELLCSLog2(sc->d.C), sc->d.rowlen, sc->d.perm, sc->d.col, (const long long *)sc->d.chunk_ptr, sc->d.val, (int)sc->d.nlong, (int)sc->nlchunks, (int)((sc->nlchunks + sc->block / 32 - 1) / (sc->block / 32)), sc->d.lrow, sc->d.lptr, sc->d.lcol, sc->lchunkptr, sc->lchunkrow, sc->d.lval, sc->lpartial, sc->ldone};
 
   PetscFunctionBegin;
   switch (sc->T) {
   case 1:
-    PetscCall(SELLCSLaunch<1>(a, (int)sc->block, sc->readpad, x, y, z, stream));
+    PetscCall(SELLCSLaunch<1>(a, f, (int)sc->block, sc->readpad, x, y, z, stream));
     break;
   case 2:
-    PetscCall(SELLCSLaunch<2>(a, (int)sc->block, sc->readpad, x, y, z, stream));
+    PetscCall(SELLCSLaunch<2>(a, f, (int)sc->block, sc->readpad, x, y, z, stream));
     break;
   case 4:
-    PetscCall(SELLCSLaunch<4>(a, (int)sc->block, sc->readpad, x, y, z, stream));
+    PetscCall(SELLCSLaunch<4>(a, f, (int)sc->block, sc->readpad, x, y, z, stream));
     break;
   case 8:
-    PetscCall(SELLCSLaunch<8>(a, (int)sc->block, sc->readpad, x, y, z, stream));
+    PetscCall(SELLCSLaunch<8>(a, f, (int)sc->block, sc->readpad, x, y, z, stream));
     break;
   case 16:
-    PetscCall(SELLCSLaunch<16>(a, (int)sc->block, sc->readpad, x, y, z, stream));
+    PetscCall(SELLCSLaunch<16>(a, f, (int)sc->block, sc->readpad, x, y, z, stream));
     break;
   case 32:
-    PetscCall(SELLCSLaunch<32>(a, (int)sc->block, sc->readpad, x, y, z, stream));
+    PetscCall(SELLCSLaunch<32>(a, f, (int)sc->block, sc->readpad, x, y, z, stream));
     break;
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "SELL-C-sigma has no kernel for %" PetscInt_FMT " threads per row", sc->T);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SELLCSMult(void *fmt, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  PetscCall(SELLCSMultPossiblyRefresh((const Mat_SELLCS *)fmt, NULL, x, y, z, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The product that first takes the new values of the device CSR: each slot's through the position map, the long part's
+   whole, as SELLCSRefresh() does, in the same pass */
+static PetscErrorCode SELLCSMultRefresh(void *fmt, const MatGPUFormatCSR *csr, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  Mat_SELLCS             *sc = (Mat_SELLCS *)fmt;
+  const SELLCSRefreshArgs f  = {csr->val, csr->rowptr, sc->pos, sc->d.val, sc->d.lval};
+
+  PetscFunctionBegin;
+  PetscCall(SELLCSMultPossiblyRefresh(sc, &f, x, y, z, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -296,11 +355,6 @@ __global__ static void sellcs_windows_kernel(int nwin, int m, int sigma, int *__
   for (long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x; w <= nwin; w += (long long)gridDim.x * blockDim.x) offsets[w] = (int)min((long long)w * sigma, (long long)m);
 }
 
-__global__ static void sellcs_invert_kernel(int m, const int *__restrict__ perm, int *__restrict__ iperm)
-{
-  for (long long r = blockIdx.x * (long long)blockDim.x + threadIdx.x; r < m; r += (long long)gridDim.x * blockDim.x) iperm[perm[r]] = r;
-}
-
 /* chunk_ptr[c] = C x (longest row of chunk c), before the exclusive scan */
 __global__ static void sellcs_widths_kernel(int nchunks, int C, const int *__restrict__ rowlen, long long *__restrict__ width)
 {
@@ -325,22 +379,46 @@ struct SELLCSUnsortedSlots {
   }
 };
 
+#define SELLCS_FILL_UNROLL 8 /* entries a thread of the fill loads before it stores the first */
+
 /*
-   Entry e of the CSR goes to its slot, and the slot records e in pos: its row is found by binary search, so
-   long rows cost no more than short ones
+   The chunks' slots in order: one thread per row of a chunk (lane r of chunk c, the sorted row c C + r) writes the row's
+   entries and then the padding up to the chunk's width (column 0, value 0, position -1), so consecutive threads write
+   consecutive slots and nothing needs zeroing first; each thread loads SELLCS_FILL_UNROLL entries of its row at a time.
+   A long row (length -1) is all padding here: it lives in the long part. perm: the original row of each sorted row
+   (NULL when sigma = 1).
 */
-__global__ static void sellcs_fill_kernel(int m, int nnz, int logC, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, const int *__restrict__ rowlen, const long long *__restrict__ chunk_ptr, int *__restrict__ col, PetscScalar *__restrict__ val, int *__restrict__ pos)
+__global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_fill_kernel(int m, int nchunks, int logC, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ perm, const int *__restrict__ rowlen, const long long *__restrict__ chunk_ptr, int *__restrict__ col, PetscScalar *__restrict__ val, int *__restrict__ pos)
 {
-  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < nnz; e += (long long)gridDim.x * blockDim.x) {
-    const int lo = MatGPUFormatRowOfEntry(rowptr, m, e);
-    const int r  = iperm ? iperm[lo] : lo;
+  const long long nthreads = (long long)nchunks << logC;
 
-    if (rowlen[r] < 0) continue; /* a long row: in the long part */
-    const long long slot = chunk_ptr[r >> logC] + ((long long)(e - rowptr[lo]) << logC) + (r & ((1 << logC) - 1));
+  for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < nthreads; t += (long long)gridDim.x * blockDim.x) {
+    const long long c = t >> logC, base = chunk_ptr[c] + (t & ((1LL << logC) - 1)), w = (chunk_ptr[c + 1] - chunk_ptr[c]) >> logC;
+    const int       l  = t < m ? max(rowlen[t], 0) : 0;
+    const int       e0 = l ? rowptr[perm ? perm[t] : t] : 0;
 
-    col[slot] = colind[e];
-    val[slot] = csrval[e];
-    pos[slot] = (int)e;
+    for (long long j0 = 0; j0 < w; j0 += SELLCS_FILL_UNROLL) {
+      int         cj[SELLCS_FILL_UNROLL];
+      PetscScalar vj[SELLCS_FILL_UNROLL];
+
+#pragma unroll
+      for (int u = 0; u < SELLCS_FILL_UNROLL; u++) {
+        const long long j = j0 + u;
+
+        cj[u] = j < l ? colind[e0 + j] : 0;
+        vj[u] = j < l ? csrval[e0 + j] : 0.0;
+      }
+#pragma unroll
+      for (int u = 0; u < SELLCS_FILL_UNROLL; u++) {
+        const long long j = j0 + u, slot = base + (j << logC);
+
+        if (j < w) {
+          col[slot] = cj[u];
+          val[slot] = vj[u];
+          pos[slot] = j < l ? e0 + (int)j : -1;
+        }
+      }
+    }
   }
 }
 
@@ -356,7 +434,6 @@ static PetscErrorCode SELLCSReset(void *fmt)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.col));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.val));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->pos));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->iperm));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lrow));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lptr));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lcol));
@@ -375,9 +452,9 @@ static PetscErrorCode SELLCSReset(void *fmt)
 
 /*
    Sorts the rows by descending length within windows of sigma rows (stable); rowlen gets the sorted lengths,
-   perm the original row of each sorted row and iperm the sorted position of each original row
+   and perm the original row of each sorted row
 */
-static PetscErrorCode SELLCSSortRows(SELLCSArrays *d, const int *len, int *iperm, MatGPUFormatScratch *scratch, cudaStream_t stream)
+static PetscErrorCode SELLCSSortRows(SELLCSArrays *d, const int *len, MatGPUFormatScratch *scratch, cudaStream_t stream)
 {
   const int m = (int)d->m, nwin = (int)((d->m + d->sigma - 1) / d->sigma);
   int      *iota, *offsets;
@@ -394,8 +471,6 @@ static PetscErrorCode SELLCSSortRows(SELLCSArrays *d, const int *len, int *iperm
   PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
   PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "SELL-C-sigma", workbytes, &work));
   PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
-  sellcs_invert_kernel<<<MatGPUFormatGrid(m, SELLCS_BLOCK), SELLCS_BLOCK, 0, stream>>>(m, d->perm, iperm);
-  PetscCallCUDA(cudaGetLastError());
   PetscCall(MatGPUFormatScratchRelease_Private(scratch, mark)); /* in stream order */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -479,8 +554,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCallCUDA(cudaMemsetAsync(d->rowlen, 0, (size_t)d->nchunks * d->C * sizeof(int), csr->stream));
   if (d->sigma > 1) {
     PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&d->perm));
-    PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&sc->iperm));
-    PetscCall(SELLCSSortRows(d, len, sc->iperm, &sc->scratch, csr->stream));
+    PetscCall(SELLCSSortRows(d, len, &sc->scratch, csr->stream));
   } else PetscCallCUDA(cudaMemcpyAsync(d->rowlen, len, (size_t)d->m * sizeof(int), cudaMemcpyDeviceToDevice, csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "sort"));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(d->nchunks + 1) * sizeof(long long), (void **)&d->chunk_ptr));
@@ -494,19 +568,15 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   d->nslots = nslots;
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "chunk offsets"));
 
-  /* the entries, padding zeroed, and the position map (padding -1) */
+  /* the entries, padding zeroed, and the position map (padding -1), written in slot order */
   bytes = (size_t)nslots * (2 * sizeof(int) + sizeof(PetscScalar));
   PetscCall(MatGPUFormatCheckDeviceMemory_Private("SELL-C-sigma", bytes));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(int), (void **)&d->col));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(PetscScalar), (void **)&d->val));
   PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(int), (void **)&sc->pos));
-  PetscCallCUDA(cudaMemsetAsync(d->col, 0, (size_t)nslots * sizeof(int), csr->stream));
-  PetscCallCUDA(cudaMemsetAsync(d->val, 0, (size_t)nslots * sizeof(PetscScalar), csr->stream));
-  PetscCallCUDA(cudaMemsetAsync(sc->pos, 0xff, (size_t)nslots * sizeof(int), csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
-  sellcs_fill_kernel<<<MatGPUFormatGrid(d->nnz, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, sc->iperm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val, sc->pos);
+  sellcs_fill_kernel<<<MatGPUFormatGrid(d->nchunks * d->C, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nchunks, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, d->perm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val, sc->pos);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->iperm)); /* in stream order */
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "fill"));
   sc->bytes += (PetscLogDouble)bytes + (PetscLogDouble)d->nchunks * d->C * sizeof(int) + (d->nchunks + 1) * sizeof(long long) + (d->sigma > 1 ? d->m * sizeof(int) : 0);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -603,7 +673,7 @@ static PetscErrorCode SELLCSMemory(void *fmt, PetscLogDouble *bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, MATMPISELLCS, SELLCSCreate, SELLCSCopyParams, SELLCSSameParams, SELLCSSetFromOptions, SELLCSBuild, SELLCSRefresh, SELLCSMult, SELLCSReset, SELLCSView, SELLCSMemory, 0, 0};
+MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, MATMPISELLCS, SELLCSCreate, SELLCSCopyParams, SELLCSSameParams, SELLCSSetFromOptions, SELLCSBuild, SELLCSRefresh, SELLCSMult, SELLCSReset, SELLCSView, SELLCSMemory, 0, 0, SELLCSMultRefresh};
 
 /*MC
    MATSEQSELLCS - "seqaijcusparsesellcs" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU
