@@ -274,6 +274,59 @@ def print_builds(data):
     print()
 
 
+OUR_TYPES = ("cmrs", "sellcs", "bce")  # the default entries of our types
+PEER_TYPE = "seqsellcuda"
+
+
+def print_peer_table(data):
+    """Per matrix: the fastest of our types' default entries against the faster of aijcusparse and sellcuda.
+
+    Only matrices with correct records of aijcusparse, sellcuda and at least one of our default entries count; each
+    time is the median over the records of that entry on that matrix. Nothing is printed without sellcuda records.
+    """
+    times = {}  # matrix key -> entry -> times
+    for rec in data:
+        if rec.get("correct") is not True or not rec.get("median_us"):
+            continue
+        entry = entry_key(rec)
+        if rec.get("type") == REFERENCE_TYPE:
+            entry = "aijcusparse"
+        elif rec.get("type") == PEER_TYPE:
+            entry = "sellcuda"
+        elif entry not in OUR_TYPES:
+            continue
+        times.setdefault(matrix_key(rec), {}).setdefault(entry, []).append(rec["median_us"])
+    rows = []
+    for key, per in times.items():
+        ours = {t: statistics.median(per[t]) for t in OUR_TYPES if t in per}
+        if "aijcusparse" not in per or "sellcuda" not in per or not ours:
+            continue
+        aij, sell = statistics.median(per["aijcusparse"]), statistics.median(per["sellcuda"])
+        best = min(ours, key=ours.get)
+        rows.append((key, aij, sell, best, ours[best], aij / ours[best], min(aij, sell) / ours[best]))
+    if not rows:
+        return
+    print(
+        "Against the faster PETSc GPU type: per matrix, the fastest of our types (default parameters) against "
+        "aijcusparse and against the faster of aijcusparse and sellcuda (PETSc's own AIJ -> SELL -> SELLCUDA "
+        "conversion), median µs:\n"
+    )
+    print("| matrix | rows | nnz | aijcusparse µs | sellcuda µs | fastest of ours | µs | vs aijcusparse | vs the faster PETSc type |")
+    print("|---|---:|---:|---:|---:|---|---:|---:|---:|")
+    for (name, nrows, nnz), aij, sell, best, t, s_aij, s_peer in rows:
+        mark = "**" if s_peer < 1.0 else ""
+        print(
+            f"| {md(name or '?')} | {fmt(nrows, ',')} | {fmt(nnz, ',')} | {aij:.1f} | {sell:.1f} | {best} | {t:.1f} | "
+            f"{s_aij:.2f} | {mark}{s_peer:.2f}{mark} |"
+        )
+    g_aij = statistics.geometric_mean([r[5] for r in rows])
+    g_peer = statistics.geometric_mean([r[6] for r in rows])
+    print(
+        f"\nGeometric mean over {len(rows)} matrices: {g_aij:.2f} against aijcusparse, {g_peer:.2f} against the faster "
+        f"PETSc type; least {min(r[6] for r in rows):.2f}.\n"
+    )
+
+
 def print_device(device, records):
     print(f"## {device}\n")
     data = [r for r in records if not is_status(r)]
@@ -303,6 +356,7 @@ def print_device(device, records):
             print("| " + " | ".join(cells) + " |")
     print()
     print_speedup_summary(data)
+    print_peer_table(data)
     print_value_changes(data)
     print_builds(data)
 
