@@ -21,7 +21,7 @@ seqaijcusparse -> seqaijcusparseT, mpiaijcusparse -> mpiaijcusparseT, aijcuspars
   -o OUTDIR  output folder; OUTDIR/work/TYPE is deleted and recreated for each type run
              [$REPO/build-petsc-suite]
   -l LIB     libpetscgpuformats.so to -dll_append   [build-gpu/ or build/ of the repository, whichever exists]
-  -t TYPES   types, aijcusparse being PETSc's own   ["aijcusparse cmrs sellcs bce"]
+  -t TYPES   types, separated by spaces or commas, aijcusparse being PETSc's own   ["aijcusparse cmrs sellcs bce"]
   -s DIRS    directories of PETSc's examples to search, relative to \$PETSC_DIR/share/petsc/examples
              ["src/mat src/ksp src/snes src/ts"]
   -n 1|all   1: only the tests that run on one MPI process (nsize 1)   [all]
@@ -50,7 +50,7 @@ while getopts ":j:o:l:t:s:n:T:B:bh" opt; do
     j) JOBS=$OPTARG ;;
     o) OUTDIR=$OPTARG ;;
     l) LIB=$OPTARG ;;
-    t) TYPES=$OPTARG ;;
+    t) TYPES=${OPTARG//,/ } ;; # spaces or commas
     s) DIRS=$OPTARG ;;
     n) NP=$OPTARG ;;
     T) TIMEOUT=$OPTARG ;;
