@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_suite.sh - SpMV benchmark suites: run_suite.sh cmrs (issue 2), sellcs (issue 3), bce (issue 4), rmat (issue 3's
-# R-MAT at three scales) or refresh
-# (products right after a change of values, every format).
+# R-MAT at three scales), refresh (products right after a change of values, every format) or small (matrices of 4k to
+# 100k rows and under 1M entries, where a product is a few microseconds: launch latency and the last partial wave).
 #
 # Run on a GPU host from the project root after the build:
 #   bench/run_suite.sh cmrs
@@ -99,12 +99,31 @@ rmat) # issue 3, point 5: R-MAT of scales 20 to 22 (a working set under 4 times 
     "rmat -scale 22 -edge_factor 16"
   )
   ;;
+small) # the regime of multigrid's coarse levels and block solves (issues 17 and 26): stiffness-like (fem), circuit-like with
+  # a few rows of a few thousand entries, CFD-like stencils, R-MAT; the cache-resident set of bench/sweep.sh among them
+  TYPES="aijcusparse,cmrs,sellcs,bce"
+  MATRICES=(
+    "fem -rows 5000"
+    "fem -rows 30000"
+    "circuit -rows 6000 -circuit_long_rows 4 -circuit_long_len 2000"
+    "circuit -rows 20000 -circuit_long_rows 8 -circuit_long_len 3000"
+    "circuit -rows 100000 -circuit_long_rows 4 -circuit_long_len 2000"
+    "lap2d5 -grid 100"
+    "lap2d5 -grid 256"
+    "lap3d7 -grid 30"
+    "lap3d27 -grid 24"
+    "banded -rows 20000 -width 40"
+    "rmat -scale 12 -edge_factor 16"
+    "rmat -scale 14 -edge_factor 16"
+    "lp1 -rows 50000"
+  )
+  ;;
 refresh) # products right after a change of values (value_change_us), the formats' value refresh included
   TYPES="aijcusparse,cmrs,sellcs,bce"
   MATRICES=("${SELLCS_MATRICES[@]}")
   ;;
 *)
-  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh)" >&2
+  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh, small)" >&2
   exit 2
   ;;
 esac

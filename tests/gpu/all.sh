@@ -6,6 +6,8 @@
 #   suite     PETSc's suite with every type (tests/petsc_suite; single-process tests unless SUITE_NP=all; SUITE_TYPES)
 #   sanitize  the compute-sanitizer tests, in their own build (build-san/, -DPETSCGPUFORMATS_SANITIZE=ON)
 #   debug     the gpu tests under a debug PETSc (tests/gpu/debug_petsc.sh with DEBUG_TARBALL, default .gpu/petsc-debug.tar.xz)
+#   debugsuite PETSc's suite under that debug PETSc, with -malloc_debug (the harness adds -malloc_dump), SUITE_NP and
+#             SUITE_TYPES as for suite; the library built in build-debug/ (by the debug step, or here when it is not there)
 #   petsc325  the gpu tests against PETSc 3.25.4 (tests/gpu/other_petsc.sh with OTHER_PETSC_TARBALL, default .gpu/petsc-3.25.tar.xz)
 #   scaling   on a host with 2 GPUs: bench/scaling.sh (strong and weak scaling of the product, each type with
 #             mpiaijcusparse's MatMult and with /overlap; MATRICES for its matrices), then ex45's time to solution on
@@ -23,7 +25,9 @@
 #                                           of an earlier run instead of running it), JOBS (nproc), GPU_JOBS (ctest -j, 4: more processes on one GPU slow each many times over), DEBUG_TARBALL,
 #                                           CTEST_ARGS (added to the gpu tests' ctest, e.g. "-R _mpi_" or "-E _mpi_": the whole
 #                                           run takes about 500 s on an H200, too long for one call with the build),
-#                                           SANITIZE_ARGS (added to the sanitizer tests' ctest, e.g. "-R racecheck"), SANITIZE_JOBS (6)
+#                                           SANITIZE_ARGS (added to the sanitizer tests' ctest, e.g. "-R racecheck"), SANITIZE_JOBS (6),
+#                                           SANITIZE_CMAKE_ARGS (added to build-san's configure, e.g.
+#                                           "-DPETSCGPUFORMATS_SANITIZE_SLOW_COUNT=34")
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
   sed -n '2,26p' "$0" | sed -E 's/^# ?//'
@@ -67,7 +71,8 @@ if [[ " $steps " == *" sanitize "* ]]; then
   if [ "$t" -gt 60 ]; then
     # the build too runs within the deadline; the tests get what is left of it, if anything
     # shellcheck disable=SC2016
-    timeout "$t" bash -c 'cmake -S . -B build-san -DCMAKE_BUILD_TYPE=Release -DPETSCGPUFORMATS_SANITIZE=ON && cmake --build build-san -j "$1"' _ "${JOBS:-$(nproc)}" > "$work/gpu-checks/sanitize-build.log" 2>&1
+    # shellcheck disable=SC2086 # SANITIZE_CMAKE_ARGS: several arguments
+    timeout "$t" bash -c 'cmake -S . -B build-san -DCMAKE_BUILD_TYPE=Release -DPETSCGPUFORMATS_SANITIZE=ON "${@:2}" && cmake --build build-san -j "$1"' _ "${JOBS:-$(nproc)}" ${SANITIZE_CMAKE_ARGS:-} > "$work/gpu-checks/sanitize-build.log" 2>&1
     rc=$?
     t=$(($(left) - 20))
     if [ "$rc" != 0 ]; then
@@ -101,6 +106,32 @@ gpu_tests_with() {
 }
 if [[ " $steps " == *" debug "* ]]; then
   gpu_tests_with debug "the debug PETSc" tests/gpu/debug_petsc.sh "${DEBUG_TARBALL:-.gpu/petsc-debug.tar.xz}"
+fi
+if [[ " $steps " == *" debugsuite "* ]]; then
+  t=$(($(left) - 20))
+  if [ "$t" -gt 120 ]; then
+    # shellcheck disable=SC2016
+    timeout "$t" bash -c '
+      set -e
+      [ -f /opt/petsc-cuda-debug/lib/libpetsc.so ] || tar xJf "$1" -C /opt
+      if [ ! -f build-debug/libpetscgpuformats.so ]; then
+        PETSC_DIR=/opt/petsc-cuda-debug cmake -S . -B build-debug -DCMAKE_BUILD_TYPE=Release > /dev/null
+        PETSC_DIR=/opt/petsc-cuda-debug cmake --build build-debug -j "$2" > /dev/null
+      fi
+      PETSC_DIR=/opt/petsc-cuda-debug PETSC_OPTIONS="${PETSC_OPTIONS:-} -malloc_debug" bash tests/petsc_suite/run.sh -j "$2" -n "$3" ${4:+-t "$4"} \
+        -l build-debug/libpetscgpuformats.so -T 120 -o "$5"' _ "${DEBUG_TARBALL:-.gpu/petsc-debug.tar.xz}" "${JOBS:-$(nproc)}" \
+      "${SUITE_NP:-1}" "${SUITE_TYPES:-}" "$work/debugsuite" > "$work/gpu-checks/debugsuite-run.log" 2>&1
+    echo "debugsuite rc=$?" | tee -a "$work/gpu-checks/debugsuite-run.log"
+    tail -8 "$work/gpu-checks/debugsuite-run.log"
+    mkdir -p "$work/gpu-checks/debugsuite"
+    cp "$work/debugsuite/summary.md" "$work/debugsuite/results.tsv" "$work/gpu-checks/debugsuite/" 2> /dev/null
+    for d in "$work"/debugsuite/work/*/; do
+      [ -d "$d" ] || continue
+      cp "$d/test.log" "$work/gpu-checks/debugsuite/test-$(basename "$d").log" 2> /dev/null
+    done
+  else
+    echo "no time left for the suite under the debug PETSc ($t s)"
+  fi
 fi
 if [[ " $steps " == *" petsc325 "* ]]; then
   gpu_tests_with petsc325 "the gpu tests against PETSc 3.25" tests/gpu/other_petsc.sh "${OTHER_PETSC_TARBALL:-.gpu/petsc-3.25.tar.xz}"
@@ -137,7 +168,7 @@ if [[ " $steps " == *" refresh "* ]]; then
       OUT="$work/gpu-checks/bench-cudamalloc" SELLCUDA=0 BENCH_ARGS="-mat_gpuformat_stream_alloc false" timeout "$t" bash bench/run_suite.sh refresh > "$work/gpu-checks/refresh-cudamalloc-run.log" 2>&1
       echo "refresh (cudaMalloc) rc=$?" | tee -a "$work/gpu-checks/refresh-cudamalloc-run.log"
     fi
-    for m in "lap2d5 -grid 2048" "rmat -scale 20 -edge_factor 16" "circuit -rows 4000000"; do
+    for m in "lap2d5 -grid 2048" "rmat -scale 20 -edge_factor 16" "circuit -rows 4000000" "longrows -rows 1000000 -long_rows 4 -long_len 100000"; do
       t=$(($(left) - 20))
       [ "$t" -gt 10 ] || break
       # shellcheck disable=SC2086
