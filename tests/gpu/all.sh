@@ -23,7 +23,8 @@
 #   bash tests/gpu/all.sh OUTDIR            environment: START, DEADLINE (default 540), STEPS, SUITE_NP (1 or all; default 1),
 #                                           SUITE_TYPES (the suite's -t), SUITE_BASELINE (its -B: aijcusparse's results.tsv
 #                                           of an earlier run instead of running it), JOBS (nproc), GPU_JOBS (ctest -j, 4: more processes on one GPU slow each many times over), DEBUG_TARBALL,
-#                                           CTEST_ARGS (added to the gpu tests' ctest, e.g. "-R _mpi_" or "-E _mpi_": the whole
+#                                           CTEST_ARGS (added to the gpu tests' ctest, that of the debug and petsc325 steps too,
+#                                           e.g. "-R _mpi_" or "-E _mpi_": the whole
 #                                           run takes about 500 s on an H200, too long for one call with the build),
 #                                           SANITIZE_ARGS (added to the sanitizer tests' ctest, e.g. "-R racecheck"), SANITIZE_JOBS (6),
 #                                           SANITIZE_CMAKE_ARGS (added to build-san's configure, e.g.
@@ -97,7 +98,8 @@ fi
 gpu_tests_with() {
   local t=$(($(left) - 20))
   if [ "$t" -gt 90 ]; then
-    timeout "$t" bash "$3" "$4" "$work/gpu-checks/$1" > "$work/gpu-checks/$1-run.log" 2>&1
+    # shellcheck disable=SC2086 # CTEST_ARGS: several arguments
+    timeout "$t" bash "$3" "$4" "$work/gpu-checks/$1" ${CTEST_ARGS:-} > "$work/gpu-checks/$1-run.log" 2>&1
     echo "$1 rc=$?" | tee -a "$work/gpu-checks/$1-run.log"
     tail -20 "$work/gpu-checks/$1-run.log"
   else
