@@ -7,7 +7,8 @@
 #   sanitize  the compute-sanitizer tests, in their own build (build-san/, -DPETSCGPUFORMATS_SANITIZE=ON)
 #   debug     the gpu tests under a debug PETSc (tests/gpu/debug_petsc.sh with DEBUG_TARBALL, default .gpu/petsc-debug.tar.xz)
 #   debugsuite PETSc's suite under that debug PETSc, with -malloc_debug (the harness adds -malloc_dump), SUITE_NP and
-#             SUITE_TYPES as for suite; the library built in build-debug/ (by the debug step, or here when it is not there)
+#             SUITE_TYPES as for suite, DEBUG_SUITE_BASELINE as SUITE_BASELINE; the library in build-debug/ (built by the debug
+#             step, or here when it is not there, or carried: the step needs only build-debug/libpetscgpuformats.so)
 #   petsc325  the gpu tests against PETSc 3.25.4 (tests/gpu/other_petsc.sh with OTHER_PETSC_TARBALL, default .gpu/petsc-3.25.tar.xz)
 #   scaling   on a host with 2 GPUs: bench/scaling.sh (strong and weak scaling of the product, each type with
 #             mpiaijcusparse's MatMult and with /overlap; MATRICES for its matrices), then ex45's time to solution on
@@ -121,8 +122,8 @@ if [[ " $steps " == *" debugsuite "* ]]; then
         PETSC_DIR=/opt/petsc-cuda-debug cmake --build build-debug -j "$2" > /dev/null
       fi
       PETSC_DIR=/opt/petsc-cuda-debug PETSC_OPTIONS="${PETSC_OPTIONS:-} -malloc_debug" bash tests/petsc_suite/run.sh -j "$2" -n "$3" ${4:+-t "$4"} \
-        -l build-debug/libpetscgpuformats.so -T 120 -o "$5"' _ "${DEBUG_TARBALL:-.gpu/petsc-debug.tar.xz}" "${JOBS:-$(nproc)}" \
-      "${SUITE_NP:-1}" "${SUITE_TYPES:-}" "$work/debugsuite" > "$work/gpu-checks/debugsuite-run.log" 2>&1
+        ${6:+-B "$6"} -l build-debug/libpetscgpuformats.so -T 120 -o "$5"' _ "${DEBUG_TARBALL:-.gpu/petsc-debug.tar.xz}" "${JOBS:-$(nproc)}" \
+      "${SUITE_NP:-1}" "${SUITE_TYPES:-}" "$work/debugsuite" "${DEBUG_SUITE_BASELINE:-}" > "$work/gpu-checks/debugsuite-run.log" 2>&1
     echo "debugsuite rc=$?" | tee -a "$work/gpu-checks/debugsuite-run.log"
     tail -8 "$work/gpu-checks/debugsuite-run.log"
     mkdir -p "$work/gpu-checks/debugsuite"
