@@ -32,7 +32,7 @@
 #                                           "-DPETSCGPUFORMATS_SANITIZE_SLOW_COUNT=34")
 set -uo pipefail
 case "${1:-}" in '' | -h | -help | --help)
-  sed -n '2,26p' "$0" | sed -E 's/^# ?//'
+  sed -n '2,/^set -uo pipefail/p' "$0" | grep '^#' | sed -E 's/^# ?//'
   exit 0
   ;;
 esac
@@ -44,6 +44,16 @@ mkdir -p "$out" "$work/gpu-checks"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader > "$work/gpu-checks/gpu.txt" 2>&1
 left() { echo $((deadline - ($(date +%s) - start))); }
 steps=${STEPS:-ctest suite}
+# keep_suite RUN DEST PREFIX: what a tests/petsc_suite/run.sh -o RUN left, into DEST: its summary and results, and each
+# type's test log and norm diffs as PREFIXtest-TYPE.log and PREFIXnormdiff-TYPE.log
+keep_suite() {
+  cp "$1/summary.md" "$1/results.tsv" "$2/" 2> /dev/null
+  for d in "$1"/work/*/; do
+    [ -d "$d" ] || continue
+    cp "$d/test.log" "$2/$3test-$(basename "$d").log" 2> /dev/null
+    cp "$d/normdiff.log" "$2/$3normdiff-$(basename "$d").log" 2> /dev/null
+  done
+}
 if [[ " $steps " == *" ctest "* ]]; then
   # a test that hangs (a rank waiting for another) is stopped after 120 s, not at the deadline
   # shellcheck disable=SC2086 # CTEST_ARGS: several arguments
@@ -58,13 +68,7 @@ elif [ "$t" -gt 60 ]; then
   timeout "$t" bash tests/petsc_suite/run.sh -j "${JOBS:-$(nproc)}" -n "${SUITE_NP:-1}" ${SUITE_TYPES:+-t "$SUITE_TYPES"} ${SUITE_BASELINE:+-B "$SUITE_BASELINE"} -T 60 -o "$work/suite" > "$work/gpu-checks/suite-run.log" 2>&1
   echo "suite rc=$?" | tee -a "$work/gpu-checks/suite-run.log"
   tail -8 "$work/gpu-checks/suite-run.log"
-  cp "$work/suite/summary.md" "$work/suite/results.tsv" "$work/gpu-checks/" 2> /dev/null
-  for d in "$work"/suite/work/*/; do
-    [ -d "$d" ] || continue
-    n=$(basename "$d")
-    cp "$d/test.log" "$work/gpu-checks/suite-test-$n.log" 2> /dev/null
-    cp "$d/normdiff.log" "$work/gpu-checks/suite-normdiff-$n.log" 2> /dev/null
-  done
+  keep_suite "$work/suite" "$work/gpu-checks" suite-
 else
   echo "no time left for PETSc's suite ($t s)"
 fi
@@ -127,11 +131,7 @@ if [[ " $steps " == *" debugsuite "* ]]; then
     echo "debugsuite rc=$?" | tee -a "$work/gpu-checks/debugsuite-run.log"
     tail -8 "$work/gpu-checks/debugsuite-run.log"
     mkdir -p "$work/gpu-checks/debugsuite"
-    cp "$work/debugsuite/summary.md" "$work/debugsuite/results.tsv" "$work/gpu-checks/debugsuite/" 2> /dev/null
-    for d in "$work"/debugsuite/work/*/; do
-      [ -d "$d" ] || continue
-      cp "$d/test.log" "$work/gpu-checks/debugsuite/test-$(basename "$d").log" 2> /dev/null
-    done
+    keep_suite "$work/debugsuite" "$work/gpu-checks/debugsuite" ""
   else
     echo "no time left for the suite under the debug PETSc ($t s)"
   fi
