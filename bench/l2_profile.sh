@@ -34,16 +34,29 @@ NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 METRICS=gpu__time_duration.sum,lts__t_sectors.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__throughput.avg.pct_of_peak_sustained_elapsed
 METRICS+=,dram__bytes_read.sum,l1tex__t_sector_hit_rate.pct,sm__warps_active.avg.pct_of_peak_sustained_active
 mkdir -p "$OUT_DIR"
+# provenance of bench_spmv's records (GIT_COMMIT, GIT_DIRTY), which the report's header repeats
+# shellcheck source=bench/provenance.sh
+. "$(dirname "$0")/provenance.sh"
 CSV="$OUT_DIR/l2-$NAME.csv"
 
 # the product kernels only: cuSPARSE's csrmv, the formats' *_mult_kernel and the balanced kernels
 "$NCU" -k 'regex:csrmv|_mult_kernel|spmv_balanced_kernel' --metrics "$METRICS" --csv \
   "$BENCH" -matrix "$@" -types "$TYPES" -warmup 0 -batches 1 -reps 3 -bw_reps 1 >"$CSV"
 
-python3 - "$CSV" "$OUT_DIR/l2-$NAME.md" "$*" "$TYPES" <<'PY'
-import csv, statistics, sys
+DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1 || true)
+python3 - "$CSV" "$OUT_DIR/l2-$NAME.md" "$*" "$TYPES" "$DRIVER" <<'PY'
+import csv, json, statistics, sys
 
-path, md, matrix, types = sys.argv[1:5]
+path, md, matrix, types, driver = sys.argv[1:6]
+# provenance: bench_spmv's first record (it prints its records among ncu's lines)
+prov = {}
+for line in open(path):
+    if line.startswith("{"):
+        try:
+            prov = json.loads(line)
+            break
+        except json.JSONDecodeError:
+            pass
 rows = list(csv.reader(open(path)))
 start = next(i for i, r in enumerate(rows) if r and r[0] == "ID")
 hdr = rows[start]
@@ -69,6 +82,8 @@ cols = [("gpu__time_duration.sum", "µs under ncu", 1e-3, ".1f"),
         ("sm__warps_active.avg.pct_of_peak_sustained_active", "warps active %", 1, ".1f")]
 with open(md, "w") as f:
     f.write(f"# Nsight Compute: product kernels on {matrix}\n\n")
+    f.write(f"Commit {prov.get('commit', 'unknown')} (dirty: {prov.get('dirty')}), {prov.get('device', 'unknown GPU')}, driver {driver or 'unknown'} "
+            f"(CUDA {prov.get('cuda_driver', '?')}), CUDA runtime {prov.get('cuda_runtime', '?')}, {(prov.get('petsc') or 'PETSc ?').strip()}.\n\n")
     f.write(f"bench_spmv -types {types}; median over each kernel's profiled launches (launches: count).\n\n")
     f.write("| kernel | launches | " + " | ".join(c[1] for c in cols) + " |\n")
     f.write("|---|---:|" + "---:|" * len(cols) + "\n")

@@ -125,7 +125,7 @@ int main(int argc, char **argv)
   PC                 pc;
   PetscInt           dim = 2, grid = 512, mult_reps = 50, its, rows;
   char               file[PETSC_MAX_PATH_LEN] = "";
-  PetscBool          flg_file, flg_grid;
+  PetscBool          flg_file, flg_grid, to_sellcuda = PETSC_FALSE;
   const char        *mtype;
   MatInfo            info;
   PetscReal          nrm_err, nrm_exact, nrm_b, flops;
@@ -162,12 +162,23 @@ int main(int argc, char **argv)
   }
   PetscCheck(!(flg_file && flg_grid), comm, PETSC_ERR_USER_INPUT, "-grid and -f are mutually exclusive");
 
+  /* PETSc's SELL types have neither MatLoad() nor MatSeqAIJSetPreallocation(): their users assemble an AIJ matrix
+     and convert it with PETSc's own converters, AIJ -> SELL -> SELLCUDA in place, which is what runs here */
+  {
+    char      req[256] = "";
+    PetscBool set;
+
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-mat_type", req, sizeof(req), &set));
+    if (set) PetscCall(PetscStrendswith(req, "sellcuda", &to_sellcuda));
+  }
+
   /* Matrix */
   PetscCall(MatCreate(comm, &A));
   if (flg_file) {
     PetscViewer viewer;
 
-    PetscCall(MatSetFromOptions(A));
+    if (to_sellcuda) PetscCall(MatSetType(A, MATAIJ));
+    else PetscCall(MatSetFromOptions(A));
     PetscCall(PetscViewerBinaryOpen(comm, file, FILE_MODE_READ, &viewer));
     PetscCall(MatLoad(A, viewer));
     PetscCall(PetscViewerDestroy(&viewer));
@@ -177,11 +188,19 @@ int main(int argc, char **argv)
 
     PetscCheck(n64 <= (PetscInt64)PETSC_INT_MAX, comm, PETSC_ERR_ARG_OUTOFRANGE, "grid^dim = %" PetscInt64_FMT " rows do not fit in PetscInt", n64);
     PetscCall(MatSetSizes(A, PETSC_DECIDE, PETSC_DECIDE, (PetscInt)n64, (PetscInt)n64));
-    PetscCall(MatSetFromOptions(A));
+    if (to_sellcuda) PetscCall(MatSetType(A, MATAIJ));
+    else PetscCall(MatSetFromOptions(A));
     PetscCall(MatSeqAIJSetPreallocation(A, stencil, NULL));
     PetscCall(MatMPIAIJSetPreallocation(A, stencil, NULL, stencil, NULL));
     PetscCall(MatSetUp(A));
     PetscCall(AssembleLaplacian(A, dim, grid));
+  }
+  if (to_sellcuda) {
+    PetscCall(PetscTime(&t0));
+    PetscCall(MatConvert(A, MATSELL, MAT_INPLACE_MATRIX, &A));
+    PetscCall(MatConvert(A, MATSELLCUDA, MAT_INPLACE_MATRIX, &A));
+    PetscCall(PetscTime(&t1));
+    PetscCall(PetscPrintf(comm, "Conversion AIJ -> SELL -> SELLCUDA %g s\n", (double)(t1 - t0)));
   }
   PetscCall(MatGetSize(A, &rows, NULL));
   PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
