@@ -17,6 +17,17 @@
 #define SELLCS_ENTRIES_PER_THREAD 64
 #define SELLCS_MAX_THREADS        4
 #define SELLCS_LONG_PER_THREAD    128 /* a row is long past this many entries per thread of its row */
+/*
+   Skewed row lengths (standard deviation above the mean: R-MAT, circuits, LP) in a small matrix (fewer than
+   SELLCS_SMALL_NNZ entries): a thread's row is a chain of memory round trips, one per SELLCS_UNROLL entries, and with
+   too few chunks to hide it behind other work, the chunk of the longest short rows is the product's time: R-MAT of
+   4,096 rows (mean 13, rows of up to 88 entries left in the chunks at 128) took 10.4 us on an H100 where cuSPARSE took
+   8.1. There rows past SELLCS_SKEW_LONG_PER_THREAD T entries (4 round trips), or twice the mean row if longer, are
+   long, never more than with the rule above (so rows of matrices whose lengths do not vary stay where they are).
+   Larger matrices keep the rule above, which their records measure.
+*/
+#define SELLCS_SKEW_LONG_PER_THREAD 32
+#define SELLCS_SMALL_NNZ            (1 << 21)
 
 /* C in {4, 8, 16, 32}; sigma = 1 or a power-of-two multiple of C */
 PetscErrorCode SELLCSCheckParameters(PetscInt C, PetscInt sigma)
@@ -43,9 +54,12 @@ PetscInt SELLCSDefaultThreads(const MatGPUFormatRowStats *stats)
 }
 
 /* Rows longer than this leave the chunks for the long part, whose warps split them */
-PetscInt SELLCSDefaultLongRow(PetscInt T)
+PetscInt SELLCSDefaultLongRow(PetscInt T, const MatGPUFormatRowStats *stats)
 {
-  return SELLCS_LONG_PER_THREAD * T;
+  PetscInt longrow = SELLCS_LONG_PER_THREAD * T;
+
+  if (stats->nnz < SELLCS_SMALL_NNZ && stats->stddev > stats->mean) longrow = PetscMin(longrow, PetscMax(SELLCS_SKEW_LONG_PER_THREAD * T, (PetscInt)PetscCeilReal(2 * stats->mean)));
+  return longrow;
 }
 
 /* Fraction of the slots that hold entries (the paper's chunk occupancy beta); 1 for an empty matrix */

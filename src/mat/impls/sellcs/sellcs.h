@@ -33,7 +33,7 @@ PETSC_INTERN PetscErrorCode SELLCSDestroyHost(SELLCSArrays *);
 PETSC_INTERN PetscReal      SELLCSOccupancy(const SELLCSArrays *);
 PETSC_INTERN PetscInt       SELLCSDefaultSigma(PetscInt, PetscReal);
 PETSC_INTERN PetscInt       SELLCSDefaultThreads(const MatGPUFormatRowStats *);
-PETSC_INTERN PetscInt       SELLCSDefaultLongRow(PetscInt);
+PETSC_INTERN PetscInt       SELLCSDefaultLongRow(PetscInt, const MatGPUFormatRowStats *);
 
 PETSC_INTERN MatGPUFormatOps MatSELLCSOps;
 PETSC_INTERN PetscErrorCode  MatCreate_SeqSELLCS(Mat);

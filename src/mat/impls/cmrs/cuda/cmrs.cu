@@ -21,10 +21,17 @@
    busy long after the others finish (the paper's lp1 weakness): it is split into chunks of CMRS_CHUNK
    entries, one warp each. Each chunk stores its per-row partial sums; the warp that finishes the last chunk
    of a strip (a counter per strip) adds them up in chunk order, so the result does not depend on timing.
+   A small matrix has too few warps to hide its longest one, which then is the product's time (a strip of 4,000
+   entries is 31 dependent steps of one warp: the circuit-like matrix of 6,000 rows took 14.6 us on an H100, 1.4
+   times cuSPARSE): there a strip is also long past 1 / CMRS_LONG_SHARE of all entries (at least CMRS_CHUNK_SMALL),
+   and is split into chunks of CMRS_CHUNK_SMALL entries, 4 steps each. From about 2 million entries on, nnz /
+   CMRS_LONG_SHARE exceeds CMRS_LONG_MIN and the rule is the one above.
 */
 #define CMRS_LONG_MIN    4096
 #define CMRS_LONG_FACTOR 8
 #define CMRS_CHUNK       1024
+#define CMRS_LONG_SHARE  512
+#define CMRS_CHUNK_SMALL 512
 /* The one-pass ranking of a build takes one warp per strip unless the longest row exceeds both CMRS_RANK_WARP_MAX / height
    entries (a warp's 64 passes) and CMRS_RANK_SKEW times the mean row; then one thread per entry */
 #define CMRS_RANK_WARP_MAX 2048
@@ -51,6 +58,7 @@ typedef struct {
   PetscBool            identity; /* perm is the identity (strips of one row ranked from rows sorted by column): not read */
   PetscInt             group;    /* strips per warp in use */
   PetscInt             longthreshold, nlong, nchunks;
+  PetscInt             chunk;      /* entries per chunk of a long strip: CMRS_CHUNK, or CMRS_CHUNK_SMALL below CMRS_LONG_MIN */
   int                 *longstrips; /* nlong strips split into chunks */
   int                 *chunkptr;   /* nlong + 1: chunks of long strip l are [chunkptr[l], chunkptr[l+1]) */
   PetscScalar         *partial;    /* nchunks x height partial row sums */
@@ -61,7 +69,7 @@ typedef struct {
 } Mat_CMRS;
 
 struct CMRSKernelArgs {
-  int                  m, nstrips, nlong, nchunks, longthreshold;
+  int                  m, nstrips, nlong, nchunks, longthreshold, chunk;
   const int           *strip_ptr;
   const unsigned      *colind;
   const unsigned char *rowin;
@@ -172,14 +180,23 @@ __device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, co
       if constexpr (REFRESH) v[u] = in ? cmrs_new_value<SORTED>(f, j + 32 * u) : 0.0;
       else v[u] = in ? __ldcs(a.val + j + 32 * u) : 0.0;
     }
-    if constexpr (REFRESH) { /* stored in the format once all loads of the step are issued */
+    if constexpr (REFRESH) { /* the gathers of x issued before the new values are stored, whatever the compiler concludes
+                                about f.val and x aliasing: a step then waits for one round trip less */
+      PetscScalar xv[CMRS_UNROLL];
+
+#pragma unroll
+      for (int u = 0; u < CMRS_UNROLL; u++) xv[u] = j + 32 * u < e ? __ldg(x + cmrs_col<PACKED>(c[u])) : 0.0;
 #pragma unroll
       for (int u = 0; u < CMRS_UNROLL; u++)
-        if (j + 32 * u < e) f.val[j + 32 * u] = v[u];
-    }
+        if (j + 32 * u < e) {
+          f.val[j + 32 * u] = v[u];
+          v[u] *= xv[u];
+        }
+    } else {
 #pragma unroll
-    for (int u = 0; u < CMRS_UNROLL; u++)
-      if (j + 32 * u < e) v[u] *= __ldg(x + cmrs_col<PACKED>(c[u]));
+      for (int u = 0; u < CMRS_UNROLL; u++)
+        if (j + 32 * u < e) v[u] *= __ldg(x + cmrs_col<PACKED>(c[u]));
+    }
 #pragma unroll
     for (int u = 0; u < CMRS_UNROLL; u++)
       if (j + 32 * u < e) acc.add(cmrs_row<H, PACKED>(a, c[u], j + 32 * u), v[u]);
@@ -283,7 +300,7 @@ __device__ __forceinline__ void cmrs_mult_body(const CMRSKernelArgs a, const CMR
       else hi = mid - 1;
     }
     const int         s = a.longstrips[lo], c0 = a.chunkptr[lo], c1 = a.chunkptr[lo + 1];
-    const int         b = a.strip_ptr[s] + (c - c0) * CMRS_CHUNK, e = min(a.strip_ptr[s + 1], b + CMRS_CHUNK);
+    const int         b = a.strip_ptr[s] + (c - c0) * a.chunk, e = min(a.strip_ptr[s + 1], b + a.chunk);
     const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED, REFRESH>(a, f, b, e, x, buf[w], lane);
 
     if (lane < H) a.partial[(size_t)c * H + lane] = sum;
@@ -337,7 +354,7 @@ static inline unsigned CMRSBlocks(long long warps)
 template <int H, bool PACKED, bool SORTED>
 static PetscErrorCode CMRSLaunch(const Mat_CMRS *cm, const CMRSRefreshArgs *f, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
-  const CMRSKernelArgs a      = {(int)cm->d.m, (int)cm->d.nstrips, (int)cm->nlong, (int)cm->nchunks, (int)cm->longthreshold, cm->d.strip_ptr, cm->d.colind, cm->d.rowin, cm->d.val, cm->longstrips, cm->chunkptr, cm->partial, cm->done};
+  const CMRSKernelArgs a      = {(int)cm->d.m, (int)cm->d.nstrips, (int)cm->nlong, (int)cm->nchunks, (int)cm->longthreshold, (int)cm->chunk, cm->d.strip_ptr, cm->d.colind, cm->d.rowin, cm->d.val, cm->longstrips, cm->chunkptr, cm->partial, cm->done};
   const unsigned       blocks = CMRSBlocks((cm->d.nstrips + cm->group - 1) / cm->group + cm->nchunks);
 
   PetscFunctionBegin;
@@ -415,14 +432,15 @@ static PetscErrorCode CMRSMult(void *fmt, const PetscScalar *x, const PetscScala
    without sorted columns), as CMRSRefresh() does, in the same pass. Only for strips that are one warp's each and none
    split into chunks: with long strips (R-MAT, the circuit-like matrix) the fused pass took 116 and 146 us on an H200
    where the separate gather and product took 92 and 131 (173 and 255 against 123 and 175 on an H100), so there the
-   values are gathered first, then multiplied (two launches) */
+   values are gathered first, then multiplied (two launches). Those were large matrices; in a small one (long strips
+   split into chunks of CMRS_CHUNK_SMALL) the second launch costs more than the fused pass adds, so it stays fused */
 static PetscErrorCode CMRSMultRefresh(void *fmt, const MatGPUFormatCSR *csr, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
   Mat_CMRS             *cm = (Mat_CMRS *)fmt;
   const CMRSRefreshArgs f  = {csr->val, cm->identity ? NULL : cm->perm, cm->d.val};
 
   PetscFunctionBegin;
-  if (cm->nlong || cm->group > 1) {
+  if ((cm->nlong && cm->chunk != CMRS_CHUNK_SMALL) || cm->group > 1) {
     PetscCall(MatGPUFormatGatherValues_Private(cm->d.nnz, cm->identity ? NULL : cm->perm, csr->val, cm->d.val, stream));
     PetscCall(CMRSMultPossiblyRefresh(cm, NULL, x, y, z, stream));
   } else PetscCall(CMRSMultPossiblyRefresh(cm, &f, x, y, z, stream));
@@ -544,7 +562,8 @@ struct CMRSIsLong {
 
 struct CMRSChunks {
   const int     *strip_ptr;
-  __device__ int operator()(int s) const { return (strip_ptr[s + 1] - strip_ptr[s] + CMRS_CHUNK - 1) / CMRS_CHUNK; }
+  int            chunk;
+  __device__ int operator()(int s) const { return (strip_ptr[s + 1] - strip_ptr[s] + chunk - 1) / chunk; }
 };
 
 static PetscErrorCode CMRSReset(void *fmt)
@@ -564,6 +583,7 @@ static PetscErrorCode CMRSReset(void *fmt)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->done));
   PetscCall(PetscArrayzero(&cm->d, 1));
   cm->nlong = cm->nchunks = cm->longthreshold = 0;
+  cm->chunk                                   = 0;
   cm->identity                                = PETSC_FALSE;
   cm->group                                   = 1;
   cm->bytes                                   = 0;
@@ -643,14 +663,15 @@ static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
   int                            nchunks;
 
   PetscFunctionBegin;
-  cm->longthreshold = (PetscInt)PetscMin(PETSC_INT_MAX, PetscMax(CMRS_LONG_MIN, CMRS_LONG_FACTOR * (((PetscInt64)d->nnz + d->nstrips - 1) / d->nstrips)));
+  cm->longthreshold = (PetscInt)PetscMin(PETSC_INT_MAX, PetscMax(CMRS_CHUNK_SMALL, PetscMin(PetscMax(CMRS_LONG_MIN, CMRS_LONG_FACTOR * (((PetscInt64)d->nnz + d->nstrips - 1) / d->nstrips)), (PetscInt64)d->nnz / CMRS_LONG_SHARE)));
+  cm->chunk         = cm->longthreshold < CMRS_LONG_MIN ? CMRS_CHUNK_SMALL : CMRS_CHUNK;
   islong            = CMRSIsLong{d->strip_ptr, (int)cm->longthreshold};
   MatGPUFormatCallThrust(cm->nlong = thrust::count_if(policy, first, first + nstrips, islong));
   if (!cm->nlong) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)cm->nlong * sizeof(int), (void **)&cm->longstrips));
   PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)(cm->nlong + 1) * sizeof(int), (void **)&cm->chunkptr));
   MatGPUFormatCallThrust(thrust::copy_if(policy, first, first + nstrips, cm->longstrips, islong));
-  MatGPUFormatCallThrust(thrust::transform(policy, cm->longstrips, cm->longstrips + cm->nlong, cm->chunkptr, CMRSChunks{d->strip_ptr}));
+  MatGPUFormatCallThrust(thrust::transform(policy, cm->longstrips, cm->longstrips + cm->nlong, cm->chunkptr, CMRSChunks{d->strip_ptr, (int)cm->chunk}));
   PetscCallCUDA(cudaMemsetAsync(cm->chunkptr + cm->nlong, 0, sizeof(int), stream));
   MatGPUFormatCallThrust(thrust::exclusive_scan(policy, cm->chunkptr, cm->chunkptr + cm->nlong + 1, cm->chunkptr));
   PetscCallCUDA(cudaMemcpyAsync(&nchunks, cm->chunkptr + cm->nlong, sizeof(int), cudaMemcpyDeviceToHost, stream));
@@ -791,7 +812,7 @@ static PetscErrorCode CMRSView(void *fmt, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; %" PetscInt_FMT " of %" PetscInt_FMT " rows nonempty\n", cm->stats.mean, cm->stats.stddev, cm->stats.maxlen,
                                    cm->stats.nzrows, cm->d.m));
   if (cm->nlong)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "long strips: %" PetscInt_FMT " strips of more than %" PetscInt_FMT " entries split into %" PetscInt_FMT " chunks of %d\n", cm->nlong, cm->longthreshold, cm->nchunks, CMRS_CHUNK));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "long strips: %" PetscInt_FMT " strips of more than %" PetscInt_FMT " entries split into %" PetscInt_FMT " chunks of %" PetscInt_FMT "\n", cm->nlong, cm->longthreshold, cm->nchunks, cm->chunk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -534,7 +534,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   d->C       = sc->C;
   d->nchunks = (d->m + d->C - 1) / d->C;
   sc->T      = sc->threads ? sc->threads : SELLCSDefaultThreads(&csr->stats);
-  d->longrow = sc->longrow ? sc->longrow : SELLCSDefaultLongRow(sc->T);
+  d->longrow = sc->longrow ? sc->longrow : SELLCSDefaultLongRow(sc->T, &csr->stats);
   PetscCall(MatGPUFormatScratchMalloc_Private(&sc->scratch, "SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&len)); /* released below, or by reset() */
   sellcs_row_lengths_kernel<<<MatGPUFormatGrid(d->m, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)PetscMin(d->longrow, PETSC_INT_MAX), csr->rowptr, len);
   PetscCallCUDA(cudaGetLastError());
@@ -701,7 +701,7 @@ MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, MATMPISELLCS, 
 .  -mat_sellcs_c <C> - rows per chunk, 4, 8, 16 or 32 (default 32, a warp)
 .  -mat_sellcs_sigma <sigma> - sorting scope, 1 or a power-of-two multiple of C; 0 (default) chooses from the chunk occupancy
 .  -mat_sellcs_threads_per_row <T> - 1, 2, 4, 8, 16 or 32; 0 (default) chooses from the mean row length
-.  -mat_sellcs_long_row <len> - rows longer than this leave the chunks for the long part, split across warps; 0 (default) 128 T
+.  -mat_sellcs_long_row <len> - rows longer than this leave the chunks for the long part, split across warps; 0 (default) 128 T, or in a matrix of fewer than 2^21 entries whose row lengths have a standard deviation above their mean, max(32 T, 2 x the mean row) if less
 -  -mat_sellcs_read_padding <bool> - read the padded slots (column 0, value 0) up to the chunk's width instead of stopping at each row's length (default false)
 
    Level: beginner
