@@ -10,7 +10,7 @@ REPO=$(cd "$HERE/../.." && pwd)
 
 usage() {
   cat <<EOF
-usage: bash tests/petsc_suite/run.sh [-j N] [-o OUTDIR] [-l LIB] [-t "TYPES"] [-s "DIRS"] [-n 1|all] [-T SECONDS] [-B TSV] [-b] [-h]
+usage: bash tests/petsc_suite/run.sh [-j N] [-o OUTDIR] [-l LIB] [-t "TYPES"] [-s "DIRS"] [-f REGEX] [-n 1|all] [-T SECONDS] [-B TSV] [-b] [-h]
 
 Runs the tests of PETSc's own suite whose TEST blocks name aijcusparse in their args, once per type:
 aijcusparse (PETSc's tests unchanged) and each of our types (only the TEST blocks' args rewritten:
@@ -24,6 +24,7 @@ seqaijcusparse -> seqaijcusparseT, mpiaijcusparse -> mpiaijcusparseT, aijcuspars
   -t TYPES   types, separated by spaces or commas, aijcusparse being PETSc's own   ["aijcusparse cmrs sellcs bce"]
   -s DIRS    directories of PETSc's examples to search, relative to \$PETSC_DIR/share/petsc/examples
              ["src/mat src/ksp src/snes src/ts"]
+  -f REGEX   only the source files whose path under src/ matches the extended regular expression (to rerun some)
   -n 1|all   1: only the tests that run on one MPI process (nsize 1)   [all]
   -T SECONDS time limit of each test (the harness's TIMEOUT)   [120]
   -B TSV     do not run aijcusparse: compare with its rows in TSV, the results.tsv of an earlier run (same PETSc,
@@ -45,7 +46,8 @@ NP=all
 TIMEOUT=120
 BUILD_ONLY=0
 BASELINE=
-while getopts ":j:o:l:t:s:n:T:B:bh" opt; do
+MATCH=
+while getopts ":j:o:l:t:s:f:n:T:B:bh" opt; do
   case $opt in
     j) JOBS=$OPTARG ;;
     o) OUTDIR=$OPTARG ;;
@@ -55,6 +57,7 @@ while getopts ":j:o:l:t:s:n:T:B:bh" opt; do
     n) NP=$OPTARG ;;
     T) TIMEOUT=$OPTARG ;;
     B) BASELINE=$OPTARG ;;
+    f) MATCH=$OPTARG ;;
     b) BUILD_ONLY=1 ;;
     h) usage; exit 0 ;;
     :) echo "run.sh: -$OPTARG needs a value" >&2; usage >&2; exit 2 ;;
@@ -77,6 +80,9 @@ if [ -n "$BASELINE" ]; then
   TYPES=${TYPES% }
 fi
 [ -n "$TYPES" ] || { echo "run.sh: no types" >&2; exit 2; }
+# make -j runs many mpiexec at once; Open MPI binds each job of one or two ranks to cores 0 and 1, the same two for every
+# job, so they would all share two cores: the ranks run unbound (other MPIs ignore the variable)
+export OMPI_MCA_hwloc_base_binding_policy=${OMPI_MCA_hwloc_base_binding_policy:-none}
 
 EX=$PETSC_DIR/share/petsc/examples
 [ -f "$EX/gmakefile.test" ] && [ -d "$EX/config" ] && [ -d "$EX/src" ] \
@@ -123,6 +129,10 @@ rm -f "$OUTDIR"/work/selfcheck.?
 
 # ---- selection: sources whose TEST block names aijcusparse in an args: line (same list for every type)
 "$PY" "$HERE/prepare.py" find --examples "$EX" --dirs "$DIRS" > "$OUTDIR/files.txt"
+if [ -n "$MATCH" ]; then
+  grep -E -- "$MATCH" "$OUTDIR/files.txt" > "$OUTDIR/files.match" || true
+  mv "$OUTDIR/files.match" "$OUTDIR/files.txt"
+fi
 FILES=$(tr '\n' ' ' < "$OUTDIR/files.txt")
 [ -n "${FILES// /}" ] || { echo "run.sh: no test source in '$DIRS' names aijcusparse in its args" >&2; exit 1; }
 SRCDIRS=$(for f in $FILES; do dirname "$f"; done | sort -u)
