@@ -21,10 +21,12 @@ mkdir -p "$out"
 if [ "$tarball" != - ]; then mkdir -p /opt && tar xJf "$tarball" -C /opt || exit 1; fi
 [ -f /opt/petsc-cuda-debug/lib/libpetsc.so ] || { echo "no PETSc in /opt/petsc-cuda-debug"; exit 1; }
 grep -q "define PETSC_USE_DEBUG 1" /opt/petsc-cuda-debug/include/petscconf.h || { echo "/opt/petsc-cuda-debug is not a debug build"; exit 1; }
-# the build and the tests as against any other PETSc, with PETSc's memory checks in the tests
+# the build and the tests as against any other PETSc, with PETSc's memory checks in the tests; STEP_TIMEOUT (seconds, 0 or
+# unset: none) stops them after that long, and the reports of the tests that ran are still sorted below
 OTHER_PETSC=petsc-cuda-debug BUILD_DIR=build-debug CTEST_TIMEOUT=240 TEST_PETSC_OPTIONS="-malloc_debug -malloc_dump" \
-  bash "$(dirname "$0")/other_petsc.sh" - "$out" "$@"
+  timeout "${STEP_TIMEOUT:-0}" bash "$(dirname "$0")/other_petsc.sh" - "$out" "$@"
 rc=$?
+[ $rc = 124 ] && echo "stopped after STEP_TIMEOUT=${STEP_TIMEOUT:-} s; the memory reports below are those of the tests that ran"
 # -malloc_dump prints one report per block left: "[rank] N bytes", then the stack of its allocation, one line per
 # function. Each report goes, with its test's name, to leaks.txt, except one that PETSc itself leaves: when a
 # SetFromOptions() stops with an error inside PetscOptionsBegin()/End() (the _options_errors tests give bad option values
