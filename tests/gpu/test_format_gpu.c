@@ -50,10 +50,12 @@ static const char *cmrs_heights[] = {"0", "1", "2", "4", "8", "16"}, *cmrs_spw[]
 static PetscBool   cmrs_pack = PETSC_TRUE, cmrs_sort = PETSC_TRUE;
 static PetscInt    cmrs_height; /* requested, 0: automatic */
 
-/* variant v: height x packing x sorting x strips per warp */
+/* variant v: height x packing x sorting x strips per warp x split strips (chosen, or every strip past 64 entries split into
+   chunks of 32: the chunk warps and their partial sums on small matrices) */
 static PetscErrorCode CMRSVariant(PetscInt v, char *desc, size_t len)
 {
-  const char *h = cmrs_heights[v % 6], *spw = cmrs_spw[(v / 24) % 4];
+  const char     *h = cmrs_heights[v % 6], *spw = cmrs_spw[(v / 24) % 4];
+  const PetscBool split = (PetscBool)((v / 96) % 2 == 1);
 
   PetscFunctionBeginUser;
   cmrs_height = atoi(h);
@@ -63,7 +65,9 @@ static PetscErrorCode CMRSVariant(PetscInt v, char *desc, size_t len)
   PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_pack_columns", cmrs_pack ? "1" : "0"));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_sort_columns", cmrs_sort ? "1" : "0"));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_strips_per_warp", spw));
-  PetscCall(PetscSNPrintf(desc, len, "height %s, %s, %s, strips per warp %s", h, cmrs_pack ? "packed" : "separate row array", cmrs_sort ? "sorted" : "CSR order", spw));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_long_strip", split ? "64" : "0"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_chunk", split ? "32" : "0"));
+  PetscCall(PetscSNPrintf(desc, len, "height %s, %s, %s, strips per warp %s, %s", h, cmrs_pack ? "packed" : "separate row array", cmrs_sort ? "sorted" : "CSR order", spw, split ? "strips past 64 entries split into chunks of 32" : "long strips chosen"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -76,6 +80,8 @@ static PetscErrorCode CMRSResetVariant(void)
   PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_pack_columns"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_sort_columns"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_strips_per_warp"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_long_strip"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_chunk"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -229,7 +235,7 @@ static PetscErrorCode BCECheckOption(Mat A)
 }
 
 static const Format formats[] = {
-    {MATCMRS,   MATSEQCMRS,   "CMRS",   96,  1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height", "8",  "4",  CMRSCheckOption,   "mat_cmrs_height", "3",  "mat_cmrs_strips_per_warp",   "3"  },
+    {MATCMRS,   MATSEQCMRS,   "CMRS",   192, 1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height", "8",  "4",  CMRSCheckOption,   "mat_cmrs_height", "3",  "mat_cmrs_strips_per_warp",   "3"  },
     {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",    "16", "32", SELLCSCheckOption, "mat_sellcs_c",    "12", "mat_sellcs_threads_per_row", "3"  },
     {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",       "32", "64", BCECheckOption,    "mat_bce_l",       "-1", "mat_bce_l",                  "-64"},
 };

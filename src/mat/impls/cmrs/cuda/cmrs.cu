@@ -25,13 +25,15 @@
    entries is 31 dependent steps of one warp: the circuit-like matrix of 6,000 rows took 14.6 us on an H100, 1.4
    times cuSPARSE): there a strip is also long past 1 / CMRS_LONG_SHARE of all entries (at least CMRS_CHUNK_SMALL),
    and is split into chunks of CMRS_CHUNK_SMALL entries, 4 steps each. From about 2 million entries on, nnz /
-   CMRS_LONG_SHARE exceeds CMRS_LONG_MIN and the rule is the one above.
+   CMRS_LONG_SHARE exceeds CMRS_LONG_MIN and the rule is the one above. -mat_cmrs_long_strip and -mat_cmrs_chunk set the
+   threshold and the chunk instead.
 */
 #define CMRS_LONG_MIN    4096
 #define CMRS_LONG_FACTOR 8
 #define CMRS_CHUNK       1024
 #define CMRS_LONG_SHARE  512
 #define CMRS_CHUNK_SMALL 512
+#define CMRS_CHUNK_MAX   (1 << 30) /* -mat_cmrs_chunk: a strip's length plus a chunk stays within int */
 /* The one-pass ranking of a build takes one warp per strip unless the longest row exceeds both CMRS_RANK_WARP_MAX / height
    entries (a warp's 64 passes) and CMRS_RANK_SKEW times the mean row; then one thread per entry */
 #define CMRS_RANK_WARP_MAX 2048
@@ -48,17 +50,21 @@
 
 typedef struct {
   /* parameters */
-  PetscInt  height; /* 0: chosen from the row lengths at build time */
-  PetscBool sort;   /* sort the entries of each strip by column */
-  PetscBool pack;   /* pack the row in strip into the column index when the columns fit */
-  PetscInt  spw;    /* strips per warp, 1, 2 or 4; 0: chosen from the mean strip at build time */
+  PetscInt  height;    /* 0: chosen from the row lengths at build time */
+  PetscBool sort;      /* sort the entries of each strip by column */
+  PetscBool pack;      /* pack the row in strip into the column index when the columns fit */
+  PetscInt  spw;       /* strips per warp, 1, 2 or 4; 0: chosen from the mean strip at build time */
+  PetscInt  longstrip; /* strips with more entries are split into chunks; 0: chosen at build time */
+  PetscInt  chunkset;  /* entries per chunk of a split strip; 0: chosen at build time */
   /* the matrix, on the device */
-  CMRSArrays           d;
-  int                 *perm;     /* sorted only: CSR position of each entry, for value refreshes */
-  PetscBool            identity; /* perm is the identity (strips of one row ranked from rows sorted by column): not read */
-  PetscInt             group;    /* strips per warp in use */
-  PetscInt             longthreshold, nlong, nchunks;
-  PetscInt             chunk;      /* entries per chunk of a long strip: CMRS_CHUNK, or CMRS_CHUNK_SMALL below CMRS_LONG_MIN */
+  CMRSArrays d;
+  int       *perm;     /* sorted only: CSR position of each entry, for value refreshes */
+  PetscBool  identity; /* perm is the identity (strips of one row ranked from rows sorted by column): not read */
+  PetscInt   group;    /* strips per warp in use */
+  PetscInt   longthreshold, nlong, nchunks;
+  PetscInt   chunk;                /* entries per chunk of a long strip: CMRS_CHUNK, or CMRS_CHUNK_SMALL below CMRS_LONG_MIN */
+  PetscBool  small;                /* the chosen threshold is below CMRS_LONG_MIN (under about 2 M entries): the fused refresh
+                                      stays with split strips */
   int                 *longstrips; /* nlong strips split into chunks */
   int                 *chunkptr;   /* nlong + 1: chunks of long strip l are [chunkptr[l], chunkptr[l+1]) */
   PetscScalar         *partial;    /* nchunks x height partial row sums */
@@ -274,7 +280,7 @@ __device__ __forceinline__ void cmrs_mult_body(const CMRSKernelArgs a, const CMR
       len = lane < NS ? len : 0;
 #pragma unroll
       for (int off = 16; off > 0; off >>= 1) len = max(len, __shfl_xor_sync(0xffffffffu, len, off));
-      if (len <= 32 * CMRS_UNROLL) {
+      if (len <= 32 * CMRS_UNROLL && len <= a.longthreshold) { /* none of them left to the chunk warps (-mat_cmrs_long_strip) */
         cmrs_short_strips<H, PACKED, SORTED, ADD, NS, REFRESH>(a, f, s0, bnd, x, y, z, buf[w], lane);
         return;
       }
@@ -440,7 +446,7 @@ static PetscErrorCode CMRSMultRefresh(void *fmt, const MatGPUFormatCSR *csr, con
   const CMRSRefreshArgs f  = {csr->val, cm->identity ? NULL : cm->perm, cm->d.val};
 
   PetscFunctionBegin;
-  if ((cm->nlong && cm->chunk != CMRS_CHUNK_SMALL) || cm->group > 1) {
+  if ((cm->nlong && !cm->small) || cm->group > 1) {
     PetscCall(MatGPUFormatGatherValues_Private(cm->d.nnz, cm->identity ? NULL : cm->perm, csr->val, cm->d.val, stream));
     PetscCall(CMRSMultPossiblyRefresh(cm, NULL, x, y, z, stream));
   } else PetscCall(CMRSMultPossiblyRefresh(cm, &f, x, y, z, stream));
@@ -584,6 +590,7 @@ static PetscErrorCode CMRSReset(void *fmt)
   PetscCall(PetscArrayzero(&cm->d, 1));
   cm->nlong = cm->nchunks = cm->longthreshold = 0;
   cm->chunk                                   = 0;
+  cm->small                                   = PETSC_FALSE;
   cm->identity                                = PETSC_FALSE;
   cm->group                                   = 1;
   cm->bytes                                   = 0;
@@ -661,10 +668,13 @@ static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
   thrust::counting_iterator<int> first(0);
   CMRSIsLong                     islong;
   int                            nchunks;
+  PetscInt                       threshold;
 
   PetscFunctionBegin;
-  cm->longthreshold = (PetscInt)PetscMin(PETSC_INT_MAX, PetscMax(CMRS_CHUNK_SMALL, PetscMin(PetscMax(CMRS_LONG_MIN, CMRS_LONG_FACTOR * (((PetscInt64)d->nnz + d->nstrips - 1) / d->nstrips)), (PetscInt64)d->nnz / CMRS_LONG_SHARE)));
-  cm->chunk         = cm->longthreshold < CMRS_LONG_MIN ? CMRS_CHUNK_SMALL : CMRS_CHUNK;
+  threshold         = (PetscInt)PetscMin(PETSC_INT_MAX, PetscMax(CMRS_CHUNK_SMALL, PetscMin(PetscMax(CMRS_LONG_MIN, CMRS_LONG_FACTOR * (((PetscInt64)d->nnz + d->nstrips - 1) / d->nstrips)), (PetscInt64)d->nnz / CMRS_LONG_SHARE)));
+  cm->small         = (PetscBool)(threshold < CMRS_LONG_MIN);
+  cm->longthreshold = cm->longstrip ? cm->longstrip : threshold; /* -mat_cmrs_long_strip, -mat_cmrs_chunk */
+  cm->chunk         = cm->chunkset ? cm->chunkset : (cm->small ? CMRS_CHUNK_SMALL : CMRS_CHUNK);
   islong            = CMRSIsLong{d->strip_ptr, (int)cm->longthreshold};
   MatGPUFormatCallThrust(cm->nlong = thrust::count_if(policy, first, first + nstrips, islong));
   if (!cm->nlong) PetscFunctionReturn(PETSC_SUCCESS);
@@ -765,10 +775,12 @@ static PetscErrorCode CMRSCopyParams(const void *src, void *dst)
   Mat_CMRS       *b = (Mat_CMRS *)dst;
 
   PetscFunctionBegin;
-  b->height = a->height;
-  b->sort   = a->sort;
-  b->pack   = a->pack;
-  b->spw    = a->spw;
+  b->height    = a->height;
+  b->sort      = a->sort;
+  b->pack      = a->pack;
+  b->spw       = a->spw;
+  b->longstrip = a->longstrip;
+  b->chunkset  = a->chunkset;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -777,14 +789,14 @@ static PetscErrorCode CMRSSameParams(const void *pa, const void *pb, PetscBool *
   const Mat_CMRS *a = (const Mat_CMRS *)pa, *b = (const Mat_CMRS *)pb;
 
   PetscFunctionBegin;
-  *same = (PetscBool)(a->height == b->height && a->sort == b->sort && a->pack == b->pack && a->spw == b->spw);
+  *same = (PetscBool)(a->height == b->height && a->sort == b->sort && a->pack == b->pack && a->spw == b->spw && a->longstrip == b->longstrip && a->chunkset == b->chunkset);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode CMRSSetFromOptions(void *fmt, MatGPUFormatOptionItems PetscOptionsObject)
 {
   Mat_CMRS *cm     = (Mat_CMRS *)fmt;
-  PetscInt  height = cm->height, spw;
+  PetscInt  height = cm->height, spw, longstrip = cm->longstrip, chunk = cm->chunkset;
   PetscBool set;
 
   PetscFunctionBegin;
@@ -797,6 +809,12 @@ static PetscErrorCode CMRSSetFromOptions(void *fmt, MatGPUFormatOptionItems Pets
   PetscCheck(spw == 0 || spw == 1 || spw == 2 || spw == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_cmrs_strips_per_warp %" PetscInt_FMT " is not one of 0, 1, 2, 4", spw);
   cm->spw = spw;
   PetscCall(PetscOptionsBool("-mat_cmrs_pack_columns", "Pack the row in strip into the column index when the columns fit in 28 bits", "MATSEQCMRS", cm->pack, &cm->pack, NULL));
+  PetscCall(PetscOptionsInt("-mat_cmrs_long_strip", "Strips with more entries are split into chunks, a warp each; 0 chooses from the entries", "MATSEQCMRS", longstrip, &longstrip, NULL));
+  PetscCheck(longstrip >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_cmrs_long_strip %" PetscInt_FMT " is negative", longstrip);
+  PetscCall(PetscOptionsInt("-mat_cmrs_chunk", "Entries per chunk of a split strip, 32 to 2^30; 0 chooses from the entries", "MATSEQCMRS", chunk, &chunk, NULL));
+  PetscCheck(chunk == 0 || (chunk >= 32 && chunk <= CMRS_CHUNK_MAX), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_cmrs_chunk %" PetscInt_FMT " is neither 0 nor in [32, %d]", chunk, CMRS_CHUNK_MAX);
+  cm->longstrip = longstrip;
+  cm->chunkset  = chunk;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -812,7 +830,8 @@ static PetscErrorCode CMRSView(void *fmt, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; %" PetscInt_FMT " of %" PetscInt_FMT " rows nonempty\n", cm->stats.mean, cm->stats.stddev, cm->stats.maxlen,
                                    cm->stats.nzrows, cm->d.m));
   if (cm->nlong)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "long strips: %" PetscInt_FMT " strips of more than %" PetscInt_FMT " entries split into %" PetscInt_FMT " chunks of %" PetscInt_FMT "\n", cm->nlong, cm->longthreshold, cm->nchunks, cm->chunk));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "long strips: %" PetscInt_FMT " strips of more than %" PetscInt_FMT " entries (%s) split into %" PetscInt_FMT " chunks of %" PetscInt_FMT " (%s)\n", cm->nlong, cm->longthreshold, cm->longstrip ? "set" : "chosen", cm->nchunks, cm->chunk,
+                                     cm->chunkset ? "set" : "chosen"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -849,6 +868,8 @@ MatGPUFormatOps MatCMRSOps = {"cmrs", "CMRS", MATSEQCMRS, MATMPICMRS, CMRSCreate
 .  -mat_cmrs_height <h> - rows per strip, 1, 2, 4, 8 or 16; 0 (default) chooses from the mean row length
 .  -mat_cmrs_sort_columns <bool> - sort the entries of each strip by column (default true: measured faster, see bench/README.md)
 .  -mat_cmrs_strips_per_warp <n> - strips a warp loads at once, 1, 2 or 4; 0 (default) chooses from the mean strip length
+.  -mat_cmrs_long_strip <n> - strips of more than n entries are split into chunks, a warp each; 0 (default) chooses from the entries
+.  -mat_cmrs_chunk <n> - entries per chunk of a split strip, at least 32; 0 (default): 512 under about 2 million entries, else 1024
 -  -mat_cmrs_pack_columns <bool> - pack the row in strip into the column index when possible (default true)
 
    Level: beginner
