@@ -47,7 +47,8 @@ JSONL="$OUT_DIR/launch-$NAME.jsonl"
 "$BENCH" -matrix "$@" -types "$TYPES" -warmup 2000 -batches 9 -reps 200 -json_out "$JSONL" > "$OUT_DIR/launch-$NAME.log"
 for t in ${TYPES//,/ }; do
   "$NCU" --nvtx --nvtx-include "timed/" --cache-control none --clock-control none --print-units base --metrics "$METRICS" --csv \
-    "$BENCH" -matrix "$@" -types "$t" -warmup 0 -batches 1 -reps "$REPS" -bw_reps 1 > "$OUT_DIR/launch-$NAME-$t.csv"
+    "$BENCH" -matrix "$@" -types "$t" -warmup 0 -batches 1 -reps "$REPS" -bw_reps 1 > "$OUT_DIR/launch-$NAME-$t.csv" ||
+    echo "launch_profile.sh: Nsight Compute failed for $t (its row of the report says what was read)" >&2
 done
 
 python3 - "$OUT_DIR" "$NAME" "$TYPES" "$REPS" "$*" <<'PY'
