@@ -47,7 +47,8 @@ JSONL="$OUT_DIR/launch-$NAME.jsonl"
 "$BENCH" -matrix "$@" -types "$TYPES" -warmup 2000 -batches 9 -reps 200 -json_out "$JSONL" > "$OUT_DIR/launch-$NAME.log"
 for t in ${TYPES//,/ }; do
   "$NCU" --nvtx --nvtx-include "timed/" --cache-control none --clock-control none --print-units base --metrics "$METRICS" --csv \
-    "$BENCH" -matrix "$@" -types "$t" -warmup 0 -batches 1 -reps "$REPS" -bw_reps 1 > "$OUT_DIR/launch-$NAME-$t.csv"
+    "$BENCH" -matrix "$@" -types "$t" -warmup 0 -batches 1 -reps "$REPS" -bw_reps 1 > "$OUT_DIR/launch-$NAME-$t.csv" ||
+    echo "launch_profile.sh: Nsight Compute failed for $t (its row of the report says what was read)" >&2
 done
 
 python3 - "$OUT_DIR" "$NAME" "$TYPES" "$REPS" "$*" <<'PY'
@@ -86,6 +87,10 @@ lines.append(f"- GPU: {first.get('device')}, driver {first.get('cuda_driver')}, 
 lines.append(f"- matrix: {first.get('rows')} rows, {first.get('nnz')} entries; copy bandwidth {first.get('copy_bw_GBs')} GB/s")
 lines.append("- timing: bench_spmv -warmup 2000 -batches 9 -reps 200, every type in one process; median per product over the "
              "batches of the GPU time (CUDA events) and of the host's time to issue the batch (issue_us)")
+if first.get("access_floor_us") is not None:
+    lines.append(f"- the host's floors per product, same run: {first['launch_floor_us']:.2f} µs to issue an empty kernel, "
+                 f"{first['access_floor_us']:.2f} µs for the same kernel inside a MatMult() that does what PETSc's GPU "
+                 "products do around theirs (bench_spmv's launch_floor_us and access_floor_us)")
 lines.append(f"- kernels: Nsight Compute (--cache-control none --clock-control none) over the NVTX range of {reps} timed "
              "products of that type alone; per kernel the launches per product and the medians of its launches")
 lines.append("")

@@ -37,7 +37,10 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
      but sellcuda, as many batches of MatScale(B, -1) followed by a product (value_change_us: what a product costs
      right after a change of values, the format's refresh included). wall_median_us is a batch's host time per product,
      its final wait included; issue_us the host's time per product to issue the batch, before that wait: a product is
-     bound by the host's work (launch latency, PETSc's calls) where issue_us is about median_us. The median time per
+     bound by the host's work (launch latency, PETSc's calls) where issue_us is about median_us. launch_floor_us and
+     access_floor_us are the host's floors, measured once per matrix: the time to issue an empty kernel, and the same kernel
+     inside a MatMult() that does what PETSc's GPU products do around theirs (a MATSHELL: the device accessors of x and y,
+     the GPU timer, the flop count); a type whose issue_us is about access_floor_us is at the floor. The median time per
      product is compared with a traffic model of CSR SpMV,
        model_bytes = 12 nnz + 4 (m + 1) + 8 n + 8 m
      (8-byte values and 4-byte column indices, 4-byte row offsets, x read once, y written once)
@@ -48,7 +51,7 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
 
    Output keys:
      device, commit, dirty, cuda_driver, cuda_runtime, petsc, copy_bw_GBs, l2_bytes, matrix, matrix_params, rows, cols, nnz, row_mean, row_std, row_max,
-     type, entry, median_us, min_us, max_us, wall_median_us, issue_us, value_change_us, reps, batches, gflops, frac_copy_bw,
+     type, entry, median_us, min_us, max_us, wall_median_us, issue_us, launch_floor_us, access_floor_us, value_change_us, reps, batches, gflops, frac_copy_bw,
      model_bytes, first_ms, build_ms, build_products, rebuild_ms, rebuild_products, host_first_ms, device_build_ms, device_bytes,
      csr_bytes, cmrs_height, stream_alloc (our types: -mat_gpuformat_stream_alloc), hot_columns,
      hot_share, convert_ms, rel_err, correct (commit: GIT_COMMIT of the environment, else the commit at configure
@@ -271,7 +274,8 @@ typedef struct {
   /* benchmark parameters */
   PetscInt  warmup, batches, reps;
   PetscReal tol;
-  FILE     *json; /* -json_out file or NULL */
+  PetscReal launch_floor, access_floor; /* seconds: MeasureHostFloors() */
+  FILE     *json;                       /* -json_out file or NULL */
 } BenchCtx;
 
 /* What an entry times: MatMult() of its matrix, or a balanced kernel (spmv_balanced.cu) on the reference's CSR */
@@ -452,6 +456,79 @@ static PetscErrorCode SecondMatrixFirstProduct(Mat Aref, const char prefix[], co
   PetscCallCUDA(cudaDeviceSynchronize());
   PetscCall(PetscTime(&s1));
   *seconds = s1 - s0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The host's floors of a product, each the median over the batches of the time per product to issue -reps of them (as
+   issue_us): an empty kernel launched on PETSc's stream (launch_floor_us), and the same launch inside what every GPU
+   MatMult() of PETSc does around its kernel: MatMult()'s checks and log event, the device accessors of x and y, the GPU
+   timer and the flop count (access_floor_us; here through a MATSHELL, whose own dispatch is a few calls more). A product
+   whose issue_us is about access_floor_us is at the host's floor: no type with one launch can be issued faster.
+*/
+typedef struct {
+  PetscInt m, n;
+} FloorCtx;
+
+static PetscErrorCode FloorMult(Mat S, Vec x, Vec y)
+{
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+  cudaStream_t       stream;
+  FloorCtx          *f;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &f));
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(VecCUDAGetArrayRead(x, &xa));
+  PetscCall(VecCUDAGetArrayWrite(y, &ya));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCall(SpMVEmptyLaunch(xa, ya, stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(VecCUDARestoreArrayRead(x, &xa));
+  PetscCall(VecCUDARestoreArrayWrite(y, &ya));
+  PetscCall(PetscLogGpuFlops(2.0 * f->m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MeasureHostFloors(BenchCtx *ctx, Vec x, Vec y)
+{
+  Mat                S;
+  FloorCtx           f = {ctx->m, ctx->n};
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+  PetscReal         *launch, *access;
+  cudaStream_t       stream;
+  PetscLogDouble     t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateShell(PETSC_COMM_SELF, ctx->m, ctx->n, ctx->m, ctx->n, &f, &S));
+  PetscCall(MatShellSetOperation(S, MATOP_MULT, (void (*)(void))FloorMult));
+  PetscCall(MatShellSetVecType(S, VECCUDA));
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(PetscMalloc2(ctx->batches, &launch, ctx->batches, &access));
+  for (PetscInt r = 0; r < ctx->warmup; r++) PetscCall(MatMult(S, x, y));
+  for (PetscInt b = 0; b < ctx->batches; b++) {
+    PetscCallCUDA(cudaDeviceSynchronize());
+    PetscCall(VecCUDAGetArrayRead(x, &xa));
+    PetscCall(VecCUDAGetArrayWrite(y, &ya));
+    PetscCall(PetscTime(&t0));
+    for (PetscInt r = 0; r < ctx->reps; r++) PetscCall(SpMVEmptyLaunch(xa, ya, stream));
+    PetscCall(PetscTime(&t1));
+    PetscCall(VecCUDARestoreArrayRead(x, &xa));
+    PetscCall(VecCUDARestoreArrayWrite(y, &ya));
+    launch[b] = (PetscReal)(t1 - t0) / (PetscReal)ctx->reps;
+    PetscCallCUDA(cudaDeviceSynchronize());
+    PetscCall(PetscTime(&t0));
+    for (PetscInt r = 0; r < ctx->reps; r++) PetscCall(MatMult(S, x, y));
+    PetscCall(PetscTime(&t1));
+    access[b] = (PetscReal)(t1 - t0) / (PetscReal)ctx->reps;
+  }
+  PetscCallCUDA(cudaDeviceSynchronize());
+  PetscCall(BenchMedianReal(ctx->batches, launch, &ctx->launch_floor));
+  PetscCall(BenchMedianReal(ctx->batches, access, &ctx->access_floor));
+  PetscCall(PetscFree2(launch, access));
+  PetscCall(MatDestroy(&S));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -697,6 +774,8 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   PetscCall(JSONAddReal(line, "max_us", 1e6 * max_s));
   PetscCall(JSONAddReal(line, "wall_median_us", 1e6 * wall_median_s));
   PetscCall(JSONAddReal(line, "issue_us", 1e6 * issue_median_s));
+  PetscCall(JSONAddReal(line, "launch_floor_us", 1e6 * ctx->launch_floor));
+  PetscCall(JSONAddReal(line, "access_floor_us", 1e6 * ctx->access_floor));
   if (changed_s >= 0.0) PetscCall(JSONAddReal(line, "value_change_us", 1e6 * changed_s));
   else PetscCall(JSONAddNull(line, "value_change_us"));
   PetscCall(JSONAddInt(line, "reps", ctx->reps));
@@ -842,6 +921,7 @@ int main(int argc, char **argv)
   PetscCall(MatMult(Aref, x, yref));
   PetscCall(VecNorm(yref, NORM_2, &nrmref));
 
+  PetscCall(MeasureHostFloors(&ctx, x, y));
   if (flg_json) PetscCall(PetscFOpen(PETSC_COMM_SELF, json_out, "a", &ctx.json));
 
   /* Types */

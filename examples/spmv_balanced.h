@@ -12,3 +12,5 @@ typedef enum {
 
 PETSC_EXTERN PetscErrorCode SpMVBalancedBlocks(SpMVBalancedKind, PetscInt *);
 PETSC_EXTERN PetscErrorCode SpMVBalancedLaunch(SpMVBalancedKind, PetscInt, PetscInt, PetscInt64, const int *, const PetscScalar *, const PetscScalar *, PetscInt, const int *, PetscScalar *, PetscScalar *, PetscScalar *, cudaStream_t);
+/* an empty kernel: the floor of one launch */
+PETSC_EXTERN PetscErrorCode SpMVEmptyLaunch(const PetscScalar *, PetscScalar *, cudaStream_t);

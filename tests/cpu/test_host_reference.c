@@ -508,7 +508,7 @@ static PetscErrorCode BCEParameters(void)
   PetscInt       nbrute = 0, nquad = 0;
 
   PetscFunctionBeginUser;
-  PetscCheck(BCEThreadsPerRow(1) == 1 && BCEThreadsPerRow(64) == 1 && BCEThreadsPerRow(65) == 2 && BCEThreadsPerRow(8192) == 128 && BCEThreadsPerRow(8193) == 256 && BCEThreadsPerRow(1000000) == 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "threads per row");
+  PetscCheck(BCEThreadsPerRow(1) == 1 && BCEThreadsPerRow(64) == 1 && BCEThreadsPerRow(65) == 2 && BCEThreadsPerRow(512) == 8 && BCEThreadsPerRow(513) == 64 && BCEThreadsPerRow(2048) == 128 && BCEThreadsPerRow(2049) == 256 && BCEThreadsPerRow(1000000) == 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "threads per row");
   PetscCall(PetscMalloc3(10000, &len, 10000, &cnt, 10000, &ends));
   { /* the paper's example, B = [2 3 2 1 0 1 1]: with L = 2 the optimum is {1} {2} {3 4} {6 7} at cost 34 (the paper's (2, 4) costs 36) */
     const PetscInt   plen[] = {1, 2, 3, 4, 6, 7}, expect[] = {0, 1, 3, 5};

@@ -17,6 +17,10 @@
 #             -mat_gpuformat_stream_alloc false (cudaMalloc(); bench-cudamalloc/) if 200 s are left, then the build phases (-info)
 #   spmv      bench/run_suite.sh for each suite of SPMV_SUITES (default "cmrs sellcs bce rmat"; PETSc's sellcuda
 #             included), records with provenance in spmv/SUITE.jsonl, each suite within what is left of the deadline
+#   launch    bench/launch_profile.sh (GPU time, the host's issue time and Nsight Compute's kernels per product) on each
+#             matrix of LAUNCH_MATRICES ("NAME MATRIX [options]" entries separated by ";"; default the small ones where
+#             ours trailed: lap3d27 24^3, circuit 6k, lap3d7 30^3, lap2d5 100^2, circuit 100k, R-MAT scale 14), LAUNCH_TYPES
+#             its TYPES; into launch/
 #   mg        bench/mg.py (MG_CASES, default its six multigrid cases; MG_TYPES, default its four; MG_REPEAT, default 5; MG_PIN:
 #             its --pin, the cores of the one-process runs) into mg/mg.jsonl and mg.md
 #   mpi       bench/mpi.sh (the parallel benchmark on 1, 2 and 4 processes sharing the GPU) into mpi/
@@ -193,6 +197,20 @@ if [[ " $steps " == *" spmv "* ]]; then
     fi
     OUT="$work/gpu-checks/spmv" timeout "$t" bash bench/run_suite.sh "$suite" > "$work/gpu-checks/spmv-$suite-run.log" 2>&1
     echo "spmv $suite rc=$?" | tee -a "$work/gpu-checks/spmv-$suite-run.log"
+  done
+fi
+if [[ " $steps " == *" launch "* ]]; then
+  mkdir -p "$work/gpu-checks/launch"
+  IFS=';' read -r -a entries <<< "${LAUNCH_MATRICES:-lap3d27-24 lap3d27 -grid 24;circuit-6k circuit -rows 6000 -circuit_long_rows 4 -circuit_long_len 2000;lap3d7-30 lap3d7 -grid 30;lap2d5-100 lap2d5 -grid 100;circuit-100k circuit -rows 100000 -circuit_long_rows 4 -circuit_long_len 2000;rmat-14 rmat -scale 14 -edge_factor 16}"
+  for entry in "${entries[@]}"; do
+    t=$(($(left) - 20))
+    if [ "$t" -le 30 ]; then
+      echo "no time left for launch_profile.sh on $entry ($t s)"
+      break
+    fi
+    # shellcheck disable=SC2086 # the entry: a name, a matrix and its options
+    TYPES=${LAUNCH_TYPES:-} timeout "$t" bash bench/launch_profile.sh "$work/gpu-checks/launch" $entry > "$work/gpu-checks/launch/${entry%% *}.stdout" 2>&1
+    echo "launch ${entry%% *} rc=$?"
   done
 fi
 if [[ " $steps " == *" mg "* ]]; then

@@ -134,7 +134,7 @@ if [ -n "$MATCH" ]; then
   mv "$OUTDIR/files.match" "$OUTDIR/files.txt"
 fi
 FILES=$(tr '\n' ' ' < "$OUTDIR/files.txt")
-[ -n "${FILES// /}" ] || { echo "run.sh: no test source in '$DIRS' names aijcusparse in its args" >&2; exit 1; }
+[ -n "${FILES// /}" ] || { echo "run.sh: no test source in '$DIRS'${MATCH:+ matching -f '$MATCH'} names aijcusparse in its args" >&2; exit 1; }
 SRCDIRS=$(for f in $FILES; do dirname "$f"; done | sort -u)
 echo "== $(wc -l < "$OUTDIR/files.txt") source files: $(echo $SRCDIRS)"
 

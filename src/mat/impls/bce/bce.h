@@ -22,7 +22,10 @@
 
 #define BCE_BLOCK              256 /* threads per CUDA block, and the most threads per row */
 #define BCE_ENTRIES_PER_THREAD 64  /* t: the fewest threads per row that leave each at most this many entries */
-#define BCE_GROUPS_PER_PIECE   16  /* rows run with BCE_BLOCK threads are split in parts of this many groups of t */
+/* ... at most BCE_WIDE_ENTRIES_PER_THREAD for rows longer than BCE_WIDE_ROW (see BCEThreadsPerRow()) */
+#define BCE_WIDE_ROW                512
+#define BCE_WIDE_ENTRIES_PER_THREAD 16
+#define BCE_GROUPS_PER_PIECE        16 /* rows run with BCE_BLOCK threads are split in parts of this many groups of t */
 
 typedef struct {
   PetscInt64 pos;    /* first slot */
