@@ -5,7 +5,7 @@ static const char help[] = "Host reference of a format against a plain CSR produ
 /*
    For every matrix and every variant of the format's parameters (CMRS: height 1, 2, 4, 8, 16, packed or
    separate row-in-strip array, CSR or column-sorted order; SELL-C-sigma: C 4, 8, 16, 32 and sigma 1, C, 4C
-   and past m, with and without a long part; BCE: L 1, 4, 32, 64, 256 and 10^6) this checks the format invariants (every entry found back at its row, column and value, the
+   and past m, with and without a long part; BCE: L 1, 4, 32, 64, 256 and 10^6, entries per thread in wide rows chosen, 64 and 4) this checks the format invariants (every entry found back at its row, column and value, the
    format's own structure) and compares z = A x, z = y + A x and z = z + A x with a CSR product.
    Values and x are small integers, so every sum is exact and the comparison is bitwise. Random real
    values are checked against a rounding bound.
@@ -215,7 +215,7 @@ static PetscErrorCode BCECheckInvariants(const CSR *A, const BCEArrays *F, Petsc
     PetscInt        shortest = PETSC_INT_MAX;
 
     PetscCheck(B->row0 == (b ? F->blocks[b - 1].row0 + F->blocks[b - 1].nrows : 0) && B->nrows > 0 && B->pos == slots && B->sub0 == sub && B->part0 == part && B->split0 == split, PETSC_COMM_SELF, PETSC_ERR_PLIB, "block %" PetscInt_FMT " offsets", b);
-    PetscCheck(B->width > lo && t == (B->width ? BCEThreadsPerRow(B->width) : 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "block %" PetscInt_FMT ": widths not increasing or wrong threads per row", b);
+    PetscCheck(B->width > lo && t == (B->width ? BCEThreadsPerRow(B->width, F->wide) : 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "block %" PetscInt_FMT ": widths not increasing or wrong threads per row", b);
     PetscCheck(B->pieces == (t == BCE_BLOCK ? (groups + BCE_GROUPS_PER_PIECE - 1) / BCE_GROUPS_PER_PIECE : 1), PETSC_COMM_SELF, PETSC_ERR_PLIB, "block %" PetscInt_FMT " parts", b);
     for (PetscInt q = 0; q < B->nrows; q++) {
       const PetscInt r = B->row0 + q, o = F->rowno[r], len = A->rowptr[o + 1] - A->rowptr[o];
@@ -248,12 +248,16 @@ static PetscErrorCode BCECheckInvariants(const CSR *A, const BCEArrays *F, Petsc
 
 static PetscErrorCode BCEBuild(const CSR *A, PetscInt v, void **F)
 {
-  const PetscInt Ls[] = {1, 4, 32, 64, 256, 1000000}, L = Ls[v % 6], G = (v / 6) ? 3 : 0;
+  const PetscInt Ls[] = {1, 4, 32, 64, 256, 1000000}, L = Ls[v % 6], G = (v / 6) ? 3 : 0, wides[] = {0, 64, 0, 4}, wide = wides[v % 4];
   BCEArrays     *c;
+  PetscInt64     inwide = 0; /* entries in rows longer than BCE_WIDE_ROW */
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&c));
-  PetscCall(BCEBuildHost(A->m, A->n, A->rowptr, A->colind, A->val, L, G, c));
+  PetscCall(BCEBuildHost(A->m, A->n, A->rowptr, A->colind, A->val, L, wide, G, c));
+  for (PetscInt i = 0; i < A->m; i++)
+    if (A->rowptr[i + 1] - A->rowptr[i] > BCE_WIDE_ROW) inwide += A->rowptr[i + 1] - A->rowptr[i];
+  PetscCheck(c->wide == (wide ? wide : (inwide <= BCE_WIDE_MAX_ENTRIES ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " entries per thread in wide rows, %" PetscInt_FMT " set", c->wide, wide);
   PetscCall(BCECheckInvariants(A, c, L));
   PetscCheck(c->maxgroups == G && c->ngroups <= (G && c->nlengths > G ? G : c->nlengths), PETSC_COMM_SELF, PETSC_ERR_PLIB, "merged into %" PetscInt_FMT " groups, at most %" PetscInt_FMT " asked", c->ngroups, G);
   *F = c;
@@ -427,7 +431,7 @@ static PetscErrorCode SELLCSParameters(void)
 }
 
 /* The cost of a partition given by its block ends */
-static PetscLogDouble BCECostOf(PetscInt k, const PetscInt *ends, const PetscInt *len, const PetscInt64 *cnt, PetscInt L)
+static PetscLogDouble BCECostOf(PetscInt k, const PetscInt *ends, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, PetscInt wide)
 {
   PetscLogDouble cost = 0;
 
@@ -435,13 +439,13 @@ static PetscLogDouble BCECostOf(PetscInt k, const PetscInt *ends, const PetscInt
     PetscInt64 N = 0;
 
     for (; l <= ends[i]; l++) N += cnt[l];
-    cost += BCEBlockCost(len[ends[i]], N, L);
+    cost += BCEBlockCost(len[ends[i]], N, L, wide);
   }
   return cost;
 }
 
 /* The optimum over all 2^(q-1) partitions into ranges of consecutive lengths */
-static PetscLogDouble BCEBruteForce(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L)
+static PetscLogDouble BCEBruteForce(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, PetscInt wide)
 {
   PetscLogDouble best = PETSC_MAX_REAL;
   PetscInt       ends[16];
@@ -452,13 +456,13 @@ static PetscLogDouble BCEBruteForce(PetscInt q, const PetscInt *len, const Petsc
     for (PetscInt l = 0; l < q - 1; l++)
       if (mask & ((PetscInt)1 << l)) ends[k++] = l;
     ends[k++] = q - 1;
-    best      = PetscMin(best, BCECostOf(k, ends, len, cnt, L));
+    best      = PetscMin(best, BCECostOf(k, ends, len, cnt, L, wide));
   }
   return best;
 }
 
 /* The paper's recurrence with k free (the 1-D form, O(q^2)) over every length: the optimum without any merging */
-static PetscErrorCode BCEQuadratic(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, PetscLogDouble *cost)
+static PetscErrorCode BCEQuadratic(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, PetscInt wide, PetscLogDouble *cost)
 {
   PetscLogDouble *F;
 
@@ -471,7 +475,7 @@ static PetscErrorCode BCEQuadratic(PetscInt q, const PetscInt *len, const PetscI
     F[i] = PETSC_MAX_REAL;
     for (PetscInt j = i - 1; j >= 0; j--) {
       N += cnt[j];
-      F[i] = PetscMin(F[i], F[j] + BCEBlockCost(len[i - 1], N, L));
+      F[i] = PetscMin(F[i], F[j] + BCEBlockCost(len[i - 1], N, L, wide));
     }
   }
   *cost = F[q];
@@ -508,48 +512,57 @@ static PetscErrorCode BCEParameters(void)
   PetscInt       nbrute = 0, nquad = 0;
 
   PetscFunctionBeginUser;
-  PetscCheck(BCEThreadsPerRow(1) == 1 && BCEThreadsPerRow(64) == 1 && BCEThreadsPerRow(65) == 2 && BCEThreadsPerRow(512) == 8 && BCEThreadsPerRow(513) == 64 && BCEThreadsPerRow(2048) == 128 && BCEThreadsPerRow(2049) == 256 && BCEThreadsPerRow(1000000) == 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "threads per row");
+  PetscCheck(BCEThreadsPerRow(1, 16) == 1 && BCEThreadsPerRow(64, 16) == 1 && BCEThreadsPerRow(65, 16) == 2 && BCEThreadsPerRow(512, 16) == 8 && BCEThreadsPerRow(513, 16) == 64 && BCEThreadsPerRow(2048, 16) == 128 && BCEThreadsPerRow(2049, 16) == 256 && BCEThreadsPerRow(1000000, 16) == 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "threads per row, 16 entries each in wide rows");
+  PetscCheck(BCEThreadsPerRow(513, 64) == 16 && BCEThreadsPerRow(8192, 64) == 128 && BCEThreadsPerRow(8193, 64) == 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "threads per row, 64 entries each in wide rows");
+  for (PetscInt w = 1; w <= BCE_ENTRIES_PER_THREAD; w++) /* never fewer threads for a longer row, for every allowed entries per thread */
+    for (PetscInt W = 2; W <= 20000; W++) PetscCheck(BCEThreadsPerRow(W, w) >= BCEThreadsPerRow(W - 1, w), PETSC_COMM_SELF, PETSC_ERR_PLIB, "t(%" PetscInt_FMT ") < t(%" PetscInt_FMT ") with %" PetscInt_FMT " entries per thread in wide rows", W, W - 1, w);
+  {
+    const PetscInt   wl[]  = {100, 513, 4000};
+    const PetscInt64 few[] = {1000, 4, 4}, many[] = {1000, 4, 600};
+
+    PetscCheck(BCEWideEntries(3, wl, few, 0) == BCE_WIDE_ENTRIES_PER_THREAD && BCEWideEntries(3, wl, many, 0) == BCE_ENTRIES_PER_THREAD && BCEWideEntries(3, wl, many, 8) == 8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "entries per thread in wide rows");
+  }
   PetscCall(PetscMalloc3(10000, &len, 10000, &cnt, 10000, &ends));
   { /* the paper's example, B = [2 3 2 1 0 1 1]: with L = 2 the optimum is {1} {2} {3 4} {6 7} at cost 34 (the paper's (2, 4) costs 36) */
     const PetscInt   plen[] = {1, 2, 3, 4, 6, 7}, expect[] = {0, 1, 3, 5};
     const PetscInt64 pcnt[] = {2, 3, 2, 1, 1, 1};
 
-    PetscCall(BCEPartition(6, plen, pcnt, 2, &k, ends, &cost));
-    PetscCheck(cost == 34 && k == 4 && BCEBruteForce(6, plen, pcnt, 2) == 34, PETSC_COMM_SELF, PETSC_ERR_PLIB, "paper's example: cost %g with %" PetscInt_FMT " blocks, expected 34 with 4", (double)cost, k);
+    PetscCall(BCEPartition(6, plen, pcnt, 2, BCE_ENTRIES_PER_THREAD, &k, ends, &cost));
+    PetscCheck(cost == 34 && k == 4 && BCEBruteForce(6, plen, pcnt, 2, BCE_ENTRIES_PER_THREAD) == 34, PETSC_COMM_SELF, PETSC_ERR_PLIB, "paper's example: cost %g with %" PetscInt_FMT " blocks, expected 34 with 4", (double)cost, k);
     for (PetscInt i = 0; i < k; i++) PetscCheck(ends[i] == expect[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "paper's example: block %" PetscInt_FMT " ends at %" PetscInt_FMT, i, ends[i]);
-    PetscCall(BCEPartition(6, plen, pcnt, 1000, &k, ends, &cost));
+    PetscCall(BCEPartition(6, plen, pcnt, 1000, BCE_ENTRIES_PER_THREAD, &k, ends, &cost));
     PetscCheck(k == 1 && cost == 7000, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a large L must give one block");
-    PetscCall(BCEPartition(6, plen, pcnt, 1, &k, ends, &cost));
+    PetscCall(BCEPartition(6, plen, pcnt, 1, BCE_ENTRIES_PER_THREAD, &k, ends, &cost));
     PetscCheck(k == 6 && cost == 2 + 6 + 6 + 4 + 6 + 7, PETSC_COMM_SELF, PETSC_ERR_PLIB, "L = 1 must give one block per length");
   }
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 4));
   PetscCall(PetscRandomSeed(rnd));
   for (PetscInt t = 0; t < 3000; t++) { /* against brute force */
-    const PetscInt q = 1 + t % 12, L = Ls[(t / 12) % 7], step = (t / 84) % 3 ? 30 : 3000;
+    const PetscInt q = 1 + t % 12, L = Ls[(t / 12) % 7], step = (t / 84) % 3 ? 30 : 3000, w = t % 2 ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD;
 
     PetscCall(BCERandomDistribution(rnd, q, step, t % 5 ? 300 : 3, len, cnt));
-    PetscCall(BCEPartition(q, len, cnt, L, &k, ends, &cost));
-    ref = BCEBruteForce(q, len, cnt, L);
-    PetscCheck(k >= 1 && ends[k - 1] == q - 1 && PetscAbsReal(BCECostOf(k, ends, len, cnt, L) - cost) <= 1e-12 * cost, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition %" PetscInt_FMT ": the blocks do not cost what the program says", t);
+    PetscCall(BCEPartition(q, len, cnt, L, w, &k, ends, &cost));
+    ref = BCEBruteForce(q, len, cnt, L, w);
+    PetscCheck(k >= 1 && ends[k - 1] == q - 1 && PetscAbsReal(BCECostOf(k, ends, len, cnt, L, w) - cost) <= 1e-12 * cost, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition %" PetscInt_FMT ": the blocks do not cost what the program says", t);
     PetscCheck(PetscAbsReal(cost - ref) <= 1e-12 * ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition %" PetscInt_FMT " (q %" PetscInt_FMT ", L %" PetscInt_FMT "): cost %.17g, brute force %.17g", t, q, L, (double)cost, (double)ref);
     nbrute++;
   }
   for (PetscInt t = 0; t < 60; t++) { /* against the O(q^2) recurrence */
-    const PetscInt q = 100 + 50 * t, L = Ls[t % 7];
+    const PetscInt q = 100 + 50 * t, L = Ls[t % 7], w = t % 2 ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD;
 
     PetscCall(BCERandomDistribution(rnd, q, t % 2 ? 10 : 400, t % 3 ? 2000 : 20, len, cnt));
-    PetscCall(BCEPartition(q, len, cnt, L, &k, ends, &cost));
-    PetscCall(BCEQuadratic(q, len, cnt, L, &ref));
-    PetscCheck(PetscAbsReal(cost - ref) <= 1e-12 * ref && PetscAbsReal(BCECostOf(k, ends, len, cnt, L) - cost) <= 1e-12 * cost, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition of %" PetscInt_FMT " lengths (L %" PetscInt_FMT "): cost %.17g, O(q^2) recurrence %.17g", q, L, (double)cost, (double)ref);
+    PetscCall(BCEPartition(q, len, cnt, L, w, &k, ends, &cost));
+    PetscCall(BCEQuadratic(q, len, cnt, L, w, &ref));
+    PetscCheck(PetscAbsReal(cost - ref) <= 1e-12 * ref && PetscAbsReal(BCECostOf(k, ends, len, cnt, L, w) - cost) <= 1e-12 * cost, PETSC_COMM_SELF, PETSC_ERR_PLIB, "partition of %" PetscInt_FMT " lengths (L %" PetscInt_FMT "): cost %.17g, O(q^2) recurrence %.17g", q, L, (double)cost, (double)ref);
     nquad++;
   }
   /* 10,000 distinct lengths, a long tail of few rows each (the time is printed, not checked: timings belong to benchmarks) */
   PetscCall(BCERandomDistribution(rnd, 10000, 20, 200, len, cnt));
   PetscCall(PetscTime(&t0));
-  PetscCall(BCEPartition(10000, len, cnt, 64, &k, ends, &cost));
+  PetscCall(BCEPartition(10000, len, cnt, 64, BCE_WIDE_ENTRIES_PER_THREAD, &k, ends, &cost));
   PetscCall(PetscTime(&t1));
-  PetscCall(BCEQuadratic(10000, len, cnt, 64, &ref));
+  PetscCall(BCEQuadratic(10000, len, cnt, 64, BCE_WIDE_ENTRIES_PER_THREAD, &ref));
   PetscCheck(PetscAbsReal(cost - ref) <= 1e-12 * ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "10,000 lengths: cost %.17g, O(q^2) recurrence %.17g", (double)cost, (double)ref);
   { /* the merge rule: at most 100 groups, against the unmerged optimum */
     PetscInt       ng, kk, *e2;
@@ -558,19 +571,19 @@ static PetscErrorCode BCEParameters(void)
 
     PetscCall(PetscMalloc1(10000, &e2));
     for (PetscInt t = 0; t < 200; t++) {
-      const PetscInt q = 150 + 49 * t, L = Ls[t % 7];
+      const PetscInt q = 150 + 49 * t, L = Ls[t % 7], w = t % 2 ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD;
 
       PetscCall(BCERandomDistribution(rnd, q, t % 2 ? 10 : 400, t % 3 ? 2000 : 20, len, cnt));
-      PetscCall(BCEPartition(q, len, cnt, L, &k, ends, &ref));
-      PetscCall(BCEPartitionMerged(q, len, cnt, L, 100, &ng, &kk, e2, &merged));
-      PetscCheck(ng <= 100 && e2[kk - 1] == q - 1 && PetscAbsReal(BCECostOf(kk, e2, len, cnt, L) - merged) <= 1e-12 * merged, PETSC_COMM_SELF, PETSC_ERR_PLIB, "merged partition %" PetscInt_FMT ": %" PetscInt_FMT " groups, or its cost is not the model's", t, ng);
+      PetscCall(BCEPartition(q, len, cnt, L, w, &k, ends, &ref));
+      PetscCall(BCEPartitionMerged(q, len, cnt, L, w, 100, &ng, &kk, e2, &merged));
+      PetscCheck(ng <= 100 && e2[kk - 1] == q - 1 && PetscAbsReal(BCECostOf(kk, e2, len, cnt, L, w) - merged) <= 1e-12 * merged, PETSC_COMM_SELF, PETSC_ERR_PLIB, "merged partition %" PetscInt_FMT ": %" PetscInt_FMT " groups, or its cost is not the model's", t, ng);
       PetscCheck(merged >= ref * (1 - 1e-12) && merged <= 2 * 2 * ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "merged partition %" PetscInt_FMT " costs %g times the optimum", t, (double)(merged / ref));
       worst = PetscMax(worst, merged / ref);
       sum += merged / ref;
       nmerge++;
     }
     PetscCall(PetscTime(&m0));
-    PetscCall(BCEPartitionMerged(10000, len, cnt, 64, 100, &ng, &kk, e2, &merged));
+    PetscCall(BCEPartitionMerged(10000, len, cnt, 64, BCE_WIDE_ENTRIES_PER_THREAD, 100, &ng, &kk, e2, &merged));
     PetscCall(PetscTime(&m1));
     PetscCheck(ng <= 100, PETSC_COMM_SELF, PETSC_ERR_PLIB, "merge of 10,000 lengths: %" PetscInt_FMT " groups", ng);
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "BCE merge rule (at most 100 groups): on %" PetscInt_FMT " distributions of 150 to 9,900 lengths, %.4f times the optimum on average, %.4f at worst; 10,000 lengths in %.3f ms\n", nmerge, (double)(sum / nmerge), (double)worst, 1e3 * (m1 - m0)));
@@ -578,7 +591,7 @@ static PetscErrorCode BCEParameters(void)
   }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "BCE partition: optimal on %" PetscInt_FMT " distributions against brute force and %" PetscInt_FMT " against the O(q^2) recurrence; 10,000 lengths into %" PetscInt_FMT " blocks in %.3f ms\n", nbrute, nquad, k, 1e3 * (t1 - t0)));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  PetscCheck(BCEPartition(6, len, cnt, 0, &k, ends, &cost) == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "L = 0 accepted");
+  PetscCheck(BCEPartition(6, len, cnt, 0, BCE_ENTRIES_PER_THREAD, &k, ends, &cost) == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "L = 0 accepted");
   PetscCall(PetscPopErrorHandler());
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscFree3(len, cnt, ends));

@@ -179,8 +179,9 @@ static PetscErrorCode SELLCSCheckOption(Mat A)
 }
 
 /* ------------------------------------------------------------------ BCE */
-static const char *bce_l[] = {"0", "1", "32", "64", "1000000"};
-static PetscInt    bce_req, bce_merge; /* requested L (0: automatic) and merge (0: never) */
+static const char *bce_l[]     = {"0", "1", "32", "64", "1000000"};
+static const char *bce_wides[] = {"0", "64", "4"};
+static PetscInt    bce_req, bce_merge, bce_wide; /* requested L (0: automatic), merge (0: never) and entries per thread in wide rows (0: chosen) */
 
 /* variant v: the cost model's L */
 static PetscErrorCode BCEVariant(PetscInt v, char *desc, size_t len)
@@ -188,9 +189,11 @@ static PetscErrorCode BCEVariant(PetscInt v, char *desc, size_t len)
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsSetValue(NULL, "-mat_bce_l", bce_l[v % 5]));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_bce_merge_lengths", (v / 5) % 2 ? "3" : "0"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_bce_wide_entries_per_thread", bce_wides[v % 3]));
   bce_req   = atoi(bce_l[v % 5]);
   bce_merge = (v / 5) % 2 ? 3 : 0;
-  PetscCall(PetscSNPrintf(desc, len, "L %s, lengths merged into at most %" PetscInt_FMT " groups (0: never)", bce_l[v % 5], bce_merge));
+  bce_wide  = atoi(bce_wides[v % 3]);
+  PetscCall(PetscSNPrintf(desc, len, "L %s, lengths merged into at most %" PetscInt_FMT " groups (0: never), %s entries per thread in rows of more than %d (0: chosen)", bce_l[v % 5], bce_merge, bce_wides[v % 3], BCE_WIDE_ROW));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -199,7 +202,8 @@ static PetscErrorCode BCEResetVariant(void)
   PetscFunctionBeginUser;
   PetscCall(PetscOptionsClearValue(NULL, "-mat_bce_l"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_bce_merge_lengths"));
-  bce_req = bce_merge = 0;
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_bce_wide_entries_per_thread"));
+  bce_req = bce_merge = bce_wide = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -213,7 +217,7 @@ static PetscErrorCode BCEReference(Mat A, const PetscInt *ia, const PetscInt *ja
   PetscCall(MatGetSize(A, &m, &n));
   PetscCall(MatBCEGetPartition(A, &L, &k, &widths));
   PetscCheck(!bce_req || !L || L == bce_req, PETSC_COMM_SELF, PETSC_ERR_PLIB, "L %" PetscInt_FMT " requested, %" PetscInt_FMT " used", bce_req, L);
-  PetscCall(BCEBuildHost(m, n, ia, ja, a, L ? L : 1, bce_merge, &F)); /* an empty matrix has no format: any L gives zeros */
+  PetscCall(BCEBuildHost(m, n, ia, ja, a, L ? L : 1, bce_wide, bce_merge, &F)); /* an empty matrix has no format: any L gives zeros */
   if (L) {
     PetscCheck(k == F.k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device partition has %" PetscInt_FMT " blocks, the host reference %" PetscInt_FMT, k, F.k);
     for (PetscInt i = 0; i < k; i++) PetscCheck(widths[i] == F.blocks[i + (F.nempty ? 1 : 0)].width, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device block %" PetscInt_FMT " has width %" PetscInt_FMT ", the host reference %d", i, widths[i], F.blocks[i + (F.nempty ? 1 : 0)].width);

@@ -7,15 +7,12 @@
 
 /*
    t(W): the fewest threads per row, a power of two up to BCE_BLOCK, that leave each thread at most BCE_ENTRIES_PER_THREAD
-   entries, or BCE_WIDE_ENTRIES_PER_THREAD for rows longer than BCE_WIDE_ROW. A thread's entries are a chain of memory
-   round trips (BCE_UNROLL entries each), and the few wide rows of a skewed matrix cannot hide theirs behind other work:
-   the 4 rows of about 3,900 entries of the circuit-like matrix of 100,000 rows, 64 threads each, took 8 round trips
-   (12.2 us on an H100, where cuSPARSE took 10.4); with 256 threads, 2. t(W) never decreases as W grows, which
-   BCEPartition() needs.
+   entries, or `wide` (at most BCE_ENTRIES_PER_THREAD, so that t(W) never decreases as W grows, which BCEPartition()
+   needs) in rows longer than BCE_WIDE_ROW.
 */
-PetscInt BCEThreadsPerRow(PetscInt W)
+PetscInt BCEThreadsPerRow(PetscInt W, PetscInt wide)
 {
-  const PetscInt per = W > BCE_WIDE_ROW ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD;
+  const PetscInt per = W > BCE_WIDE_ROW ? wide : BCE_ENTRIES_PER_THREAD;
   PetscInt       t   = 1;
 
   while (t < BCE_BLOCK && (PetscInt64)t * per < W) t *= 2;
@@ -23,13 +20,32 @@ PetscInt BCEThreadsPerRow(PetscInt W)
 }
 
 /*
+   The entries per thread of rows longer than BCE_WIDE_ROW: set when set > 0, else BCE_WIDE_ENTRIES_PER_THREAD when those
+   rows hold at most BCE_WIDE_MAX_ENTRIES entries, else BCE_ENTRIES_PER_THREAD (q distinct lengths len, cnt rows each).
+   A thread's entries are a chain of memory round trips (BCE_UNROLL entries each). When the wide rows are a few, the
+   tail of a product, nothing hides theirs: on an H100 the 4 rows of about 3,900 entries of the circuit-like matrix of
+   100,000 rows, 64 threads each, took the product 11.7 us (aijcusparse 10.0); with 256 threads, 7.8. When they are many,
+   the product is bound by throughput, and more threads only add partial sums: R-MAT of scale 20 (6,196 rows of more
+   than 512 entries, 7 million entries) went from 139 to 144 us (bench/results/h100/bce-wide.md).
+*/
+PetscInt BCEWideEntries(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt set)
+{
+  PetscInt64 entries = 0;
+
+  if (set > 0) return set;
+  for (PetscInt i = 0; i < q; i++)
+    if (len[i] > BCE_WIDE_ROW) entries += len[i] * cnt[i];
+  return entries <= BCE_WIDE_MAX_ENTRIES ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD;
+}
+
+/*
    The cost model of the paper, T(C) = W(C) max(N(C), L), with rows counted in threads: a block of N rows of
    width W run with t = t(W) threads per row costs W max(N, L / t). A block that keeps fewer than L threads
    busy costs as much as one of L threads. For t = 1 (rows of up to BCE_ENTRIES_PER_THREAD) it is the paper's.
 */
-PetscLogDouble BCEBlockCost(PetscInt W, PetscInt64 N, PetscInt L)
+PetscLogDouble BCEBlockCost(PetscInt W, PetscInt64 N, PetscInt L, PetscInt wide)
 {
-  return (PetscLogDouble)W * PetscMax((PetscLogDouble)N, (PetscLogDouble)L / (PetscLogDouble)BCEThreadsPerRow(W));
+  return (PetscLogDouble)W * PetscMax((PetscLogDouble)N, (PetscLogDouble)L / (PetscLogDouble)BCEThreadsPerRow(W, wide));
 }
 
 /*
@@ -46,7 +62,7 @@ PetscLogDouble BCEBlockCost(PetscInt W, PetscInt64 N, PetscInt L)
      added with decreasing slopes and queried at increasing x (a monotone convex-hull deque).
    Every j enters and leaves each deque once. Ties go to the earlier candidate, so the result is deterministic.
 */
-PetscErrorCode BCEPartition(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, PetscInt *k, PetscInt *ends, PetscLogDouble *cost)
+PetscErrorCode BCEPartition(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, PetscInt wide, PetscInt *k, PetscInt *ends, PetscLogDouble *cost)
 {
   PetscInt64     *S;
   PetscLogDouble *F;
@@ -65,7 +81,7 @@ PetscErrorCode BCEPartition(PetscInt q, const PetscInt *len, const PetscInt64 *c
     S[i] = S[i - 1] + cnt[i - 1];
   }
   for (PetscInt i = 1; i <= q; i++) {
-    const PetscLogDouble W = (PetscLogDouble)len[i - 1], Li = (PetscLogDouble)L / (PetscLogDouble)BCEThreadsPerRow(len[i - 1]);
+    const PetscLogDouble W = (PetscLogDouble)len[i - 1], Li = (PetscLogDouble)L / (PetscLogDouble)BCEThreadsPerRow(len[i - 1], wide);
     PetscLogDouble       best;
     PetscInt             arg;
 
@@ -143,7 +159,7 @@ PetscErrorCode BCEMergeLengths(PetscInt q, const PetscInt *len, PetscInt maxgrou
 }
 
 /* BCEPartition, after BCEMergeLengths when maxgroups > 0 and there are more lengths; ends index the lengths */
-PetscErrorCode BCEPartitionMerged(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, PetscInt maxgroups, PetscInt *ngroups, PetscInt *k, PetscInt *ends, PetscLogDouble *cost)
+PetscErrorCode BCEPartitionMerged(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, PetscInt wide, PetscInt maxgroups, PetscInt *ngroups, PetscInt *k, PetscInt *ends, PetscLogDouble *cost)
 {
   PetscInt   *gend, *glen, *gends;
   PetscInt64 *gcnt;
@@ -151,7 +167,7 @@ PetscErrorCode BCEPartitionMerged(PetscInt q, const PetscInt *len, const PetscIn
   PetscFunctionBegin;
   *ngroups = q;
   if (!maxgroups || q <= maxgroups) {
-    PetscCall(BCEPartition(q, len, cnt, L, k, ends, cost));
+    PetscCall(BCEPartition(q, len, cnt, L, wide, k, ends, cost));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscMalloc4(q, &gend, q, &glen, q, &gcnt, q, &gends));
@@ -161,7 +177,7 @@ PetscErrorCode BCEPartitionMerged(PetscInt q, const PetscInt *len, const PetscIn
     gcnt[g] = 0;
     for (; l <= gend[g]; l++) gcnt[g] += cnt[l];
   }
-  PetscCall(BCEPartition(*ngroups, glen, gcnt, L, k, gends, cost));
+  PetscCall(BCEPartition(*ngroups, glen, gcnt, L, wide, k, gends, cost));
   for (PetscInt i = 0; i < *k; i++) ends[i] = gend[gends[i]];
   PetscCall(PetscFree4(gend, glen, gcnt, gends));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -169,8 +185,8 @@ PetscErrorCode BCEPartitionMerged(PetscInt q, const PetscInt *len, const PetscIn
 
 /*
    The blocks, their threads per row and the CUDA-block schedule of a partition (the ends of BCEPartition) of q
-   distinct lengths with cnt rows each, plus nempty empty rows (block 0 when there are any). Sets everything in
-   A but the row order and the entries.
+   distinct lengths with cnt rows each, plus nempty empty rows (block 0 when there are any), with the threads per row
+   of A->wide. Sets everything else in A but the row order and the entries.
 */
 PetscErrorCode BCESetBlocks(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt nempty, PetscInt k, const PetscInt *ends, BCEArrays *A)
 {
@@ -194,7 +210,7 @@ PetscErrorCode BCESetBlocks(PetscInt q, const PetscInt *len, const PetscInt64 *c
   for (PetscInt i = 0; i < k; i++, b++) {
     BCEBlock      *B = &A->blocks[b];
     PetscInt64     N = 0;
-    const PetscInt W = len[ends[i]], t = BCEThreadsPerRow(W), groups = (W + t - 1) / t;
+    const PetscInt W = len[ends[i]], t = BCEThreadsPerRow(W, A->wide), groups = (W + t - 1) / t;
     int            logt = 0;
 
     for (PetscInt l = i ? ends[i - 1] + 1 : 0; l <= ends[i]; l++) N += cnt[l];
@@ -240,8 +256,9 @@ static PetscInt BCEBlockOf(const BCEArrays *A, PetscInt l)
   return lo;
 }
 
-/* Builds the BCE arrays of an m x n CSR matrix (rowptr[0] = 0) with the cost model's L, merging lengths into at most maxgroups groups (0: never) */
-PetscErrorCode BCEBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, const PetscInt *colind, const PetscScalar *val, PetscInt L, PetscInt maxgroups, BCEArrays *A)
+/* Builds the BCE arrays of an m x n CSR matrix (rowptr[0] = 0) with the cost model's L, wide (BCEWideEntries()'s set: 0
+   chooses), merging lengths into at most maxgroups groups (0: never) */
+PetscErrorCode BCEBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, const PetscInt *colind, const PetscScalar *val, PetscInt L, PetscInt wide, PetscInt maxgroups, BCEArrays *A)
 {
   PetscInt   *sorted, *len, *ends, *next, q = 0, nz = 0, k;
   PetscInt64 *cnt;
@@ -266,7 +283,8 @@ PetscErrorCode BCEBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, cons
     }
     cnt[q - 1]++;
   }
-  PetscCall(BCEPartitionMerged(q, len, cnt, L, maxgroups, &A->ngroups, &k, ends, &A->cost));
+  A->wide = BCEWideEntries(q, len, cnt, wide);
+  PetscCall(BCEPartitionMerged(q, len, cnt, L, A->wide, maxgroups, &A->ngroups, &k, ends, &A->cost));
   PetscCall(BCESetBlocks(q, len, cnt, m - nz, k, ends, A));
   PetscCall(PetscFree4(sorted, len, cnt, ends));
 

@@ -22,9 +22,11 @@
 
 #define BCE_BLOCK              256 /* threads per CUDA block, and the most threads per row */
 #define BCE_ENTRIES_PER_THREAD 64  /* t: the fewest threads per row that leave each at most this many entries */
-/* ... at most BCE_WIDE_ENTRIES_PER_THREAD for rows longer than BCE_WIDE_ROW (see BCEThreadsPerRow()) */
+/* ... at most `wide` (BCE_WIDE_ENTRIES_PER_THREAD by default) in rows longer than BCE_WIDE_ROW when these hold at most
+   BCE_WIDE_MAX_ENTRIES entries (see BCEThreadsPerRow() and BCEWideEntries()) */
 #define BCE_WIDE_ROW                512
 #define BCE_WIDE_ENTRIES_PER_THREAD 16
+#define BCE_WIDE_MAX_ENTRIES        (1 << 21)
 #define BCE_GROUPS_PER_PIECE        16 /* rows run with BCE_BLOCK threads are split in parts of this many groups of t */
 
 typedef struct {
@@ -43,6 +45,7 @@ typedef struct {
 typedef struct {
   PetscInt       m, n, nnz;
   PetscInt       L;         /* the cost model's L, in threads */
+  PetscInt       wide;      /* entries per thread at most in rows longer than BCE_WIDE_ROW (BCEWideEntries()) */
   PetscInt       nlengths;  /* distinct nonzero row lengths (M') */
   PetscInt       maxgroups; /* merge the lengths into at most this many groups before the partition; 0: never */
   PetscInt       ngroups;   /* groups the partition ran on (nlengths when not merged) */
@@ -61,13 +64,14 @@ typedef struct {
   PetscScalar   *val;       /* nslots */
 } BCEArrays;
 
-PETSC_INTERN PetscInt       BCEThreadsPerRow(PetscInt);
-PETSC_INTERN PetscLogDouble BCEBlockCost(PetscInt, PetscInt64, PetscInt);
-PETSC_INTERN PetscErrorCode BCEPartition(PetscInt, const PetscInt *, const PetscInt64 *, PetscInt, PetscInt *, PetscInt *, PetscLogDouble *);
+PETSC_INTERN PetscInt       BCEThreadsPerRow(PetscInt, PetscInt);
+PETSC_INTERN PetscInt       BCEWideEntries(PetscInt, const PetscInt *, const PetscInt64 *, PetscInt);
+PETSC_INTERN PetscLogDouble BCEBlockCost(PetscInt, PetscInt64, PetscInt, PetscInt);
+PETSC_INTERN PetscErrorCode BCEPartition(PetscInt, const PetscInt *, const PetscInt64 *, PetscInt, PetscInt, PetscInt *, PetscInt *, PetscLogDouble *);
 PETSC_INTERN PetscErrorCode BCEMergeLengths(PetscInt, const PetscInt *, PetscInt, PetscInt *, PetscInt *);
-PETSC_INTERN PetscErrorCode BCEPartitionMerged(PetscInt, const PetscInt *, const PetscInt64 *, PetscInt, PetscInt, PetscInt *, PetscInt *, PetscInt *, PetscLogDouble *);
+PETSC_INTERN PetscErrorCode BCEPartitionMerged(PetscInt, const PetscInt *, const PetscInt64 *, PetscInt, PetscInt, PetscInt, PetscInt *, PetscInt *, PetscInt *, PetscLogDouble *);
 PETSC_INTERN PetscErrorCode BCESetBlocks(PetscInt, const PetscInt *, const PetscInt64 *, PetscInt, PetscInt, const PetscInt *, BCEArrays *);
-PETSC_INTERN PetscErrorCode BCEBuildHost(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscInt, PetscInt, BCEArrays *);
+PETSC_INTERN PetscErrorCode BCEBuildHost(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscInt, PetscInt, PetscInt, BCEArrays *);
 PETSC_INTERN PetscErrorCode BCEMultHost(const BCEArrays *, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode BCEDestroyHost(BCEArrays *);
 PETSC_INTERN PetscReal      BCEPaddingRatio(const BCEArrays *);

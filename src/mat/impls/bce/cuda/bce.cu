@@ -21,6 +21,7 @@
 typedef struct {
   PetscInt             L;      /* requested L; 0: derived from the device */
   PetscInt             merge;  /* -mat_bce_merge_lengths; 0: never */
+  PetscInt             wide;   /* -mat_bce_wide_entries_per_thread; 0: chosen (BCEWideEntries()) */
   PetscInt             Lgpu;   /* L derived from the device */
   BCEArrays            h;      /* sizes and blocks, on the host; the row and entry arrays below are on the device */
   BCEBlock            *blocks; /* h.nblocks */
@@ -532,7 +533,8 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(PetscMalloc1(q, &ends));
   PetscCall(PetscTime(&t0));
   h->maxgroups = bc->merge;
-  PetscCall(BCEPartitionMerged(q, len, cnt, h->L, h->maxgroups, &h->ngroups, &k, ends, &h->cost));
+  h->wide      = BCEWideEntries(q, len, cnt, bc->wide);
+  PetscCall(BCEPartitionMerged(q, len, cnt, h->L, h->wide, h->maxgroups, &h->ngroups, &k, ends, &h->cost));
   PetscCall(PetscTime(&t1));
   bc->partition_ms = 1e3 * (t1 - t0);
   PetscCall(BCESetBlocks(q, len, cnt, nempty, k, ends, h));
@@ -643,6 +645,7 @@ static PetscErrorCode BCECopyParams(const void *src, void *dst)
   PetscFunctionBegin;
   ((Mat_BCE *)dst)->L     = ((const Mat_BCE *)src)->L;
   ((Mat_BCE *)dst)->merge = ((const Mat_BCE *)src)->merge;
+  ((Mat_BCE *)dst)->wide  = ((const Mat_BCE *)src)->wide;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -651,22 +654,25 @@ static PetscErrorCode BCESameParams(const void *pa, const void *pb, PetscBool *s
   const Mat_BCE *a = (const Mat_BCE *)pa, *b = (const Mat_BCE *)pb;
 
   PetscFunctionBegin;
-  *same = (PetscBool)(a->L == b->L && a->merge == b->merge);
+  *same = (PetscBool)(a->L == b->L && a->merge == b->merge && a->wide == b->wide);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode BCESetFromOptions(void *fmt, MatGPUFormatOptionItems PetscOptionsObject)
 {
   Mat_BCE *bc = (Mat_BCE *)fmt;
-  PetscInt L = bc->L, merge = bc->merge;
+  PetscInt L = bc->L, merge = bc->merge, wide = bc->wide;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-mat_bce_l", "The cost model's L, in threads: a block keeping fewer threads busy costs as much as one of L; 0 derives it from the GPU", "MATSEQBCE", L, &L, NULL));
   PetscCall(PetscOptionsInt("-mat_bce_merge_lengths", "Merge the distinct row lengths into at most this many groups before the partition (the paper merges past 100); 0: never, the partition is exact", "MATSEQBCE", merge, &merge, NULL));
+  PetscCall(PetscOptionsInt("-mat_bce_wide_entries_per_thread", "Entries per thread at most in rows of more than 512 entries, 1 to 64; 0 chooses: 16 when those rows hold at most 2^21 entries, else 64", "MATSEQBCE", wide, &wide, NULL));
   PetscCheck(L >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_l %" PetscInt_FMT " is negative", L);
   PetscCheck(merge >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_merge_lengths %" PetscInt_FMT " is negative", merge);
+  PetscCheck(wide >= 0 && wide <= BCE_ENTRIES_PER_THREAD, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_wide_entries_per_thread %" PetscInt_FMT " is not in [0, %d]", wide, BCE_ENTRIES_PER_THREAD);
   bc->L     = L;
   bc->merge = merge;
+  bc->wide  = wide;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -681,6 +687,7 @@ static PetscErrorCode BCEView(void *fmt, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "L %" PetscInt_FMT " threads (%s; the GPU's is %" PetscInt_FMT "); %" PetscInt_FMT " distinct row lengths into k = %" PetscInt_FMT " block%s in %.3f ms, model cost %g\n", h->L, bc->L ? "set" : "derived from the GPU", bc->Lgpu, h->nlengths, h->k,
                                    h->k == 1 ? "" : "s", bc->partition_ms, (double)h->cost));
   PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; %" PetscInt_FMT " empty rows\n", bc->stats.mean, bc->stats.stddev, bc->stats.maxlen, h->nempty));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "threads per row: at most %d entries each, %" PetscInt_FMT " in rows of more than %d entries (%s)\n", BCE_ENTRIES_PER_THREAD, h->wide, BCE_WIDE_ROW, bc->wide ? "set" : "chosen"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " slots for %" PetscInt_FMT " entries: padding ratio %.4f (never read); %" PetscInt_FMT " CUDA blocks of %d threads, %" PetscInt_FMT " rows split in parts\n", h->nslots, h->nnz, (double)BCEPaddingRatio(h), h->nsub, BCE_BLOCK, h->nsplit));
   PetscCall(PetscViewerASCIIPrintf(viewer, "blocks (M_i = width, rows, threads per row):"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
@@ -730,7 +737,8 @@ MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, MATMPIBCE, BCECreate, BCEC
    Options Database Keys:
 +  -mat_type bce - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
 .  -mat_bce_l <L> - the cost model's L, in threads; 0 (default) derives it from the GPU's occupancy limits
--  -mat_bce_merge_lengths <G> - merge the distinct row lengths into at most G groups first (the paper's rule past 100 lengths); 0 (default): never, the partition is exact
+.  -mat_bce_merge_lengths <G> - merge the distinct row lengths into at most G groups first (the paper's rule past 100 lengths); 0 (default): never, the partition is exact
+-  -mat_bce_wide_entries_per_thread <n> - entries per thread at most in rows of more than 512 entries, 1 to 64; 0 (default): 16 when those rows hold at most 2^21 entries, else 64
 
    Level: beginner
 

@@ -24,16 +24,23 @@
    A small matrix has too few warps to hide its longest one, which then is the product's time (a strip of 4,000
    entries is 31 dependent steps of one warp: the circuit-like matrix of 6,000 rows took 14.6 us on an H100, 1.4
    times cuSPARSE): there a strip is also long past 1 / CMRS_LONG_SHARE of all entries (at least CMRS_CHUNK_SMALL),
-   and is split into chunks of CMRS_CHUNK_SMALL entries, 4 steps each. From about 2 million entries on, nnz /
-   CMRS_LONG_SHARE exceeds CMRS_LONG_MIN and the rule is the one above. -mat_cmrs_long_strip and -mat_cmrs_chunk set the
-   threshold and the chunk instead.
+   and is split into chunks of the fewest entries of CMRS_CHUNK_SMALL_MIN, twice that, ... up to CMRS_CHUNK_SMALL, that
+   leave at most CMRS_CHUNKS_PER_ROW chunks to the longest row. A chunk of 128 entries is one step of its warp, but the
+   last warp of a strip reads every chunk's partial sums, and the chunks of a strip count on one atomic counter: on an
+   H100, chunks of 128 took the circuit-like matrices of 6,000, 20,000 and 100,000 rows (longest rows 3,815, 5,747 and
+   3,904) from 6.6, 7.4 and 11.1 us (chunks of 512) to 5.8, 6.6 and 8.7, R-MAT of scale 14 from 8.6 to 7.1, but the
+   LP-like matrix (rows of 25,196 entries) from 7.9 to 11.1 (bench/results/h100/cmrs-chunks.md). From about 2 million
+   entries on, nnz / CMRS_LONG_SHARE exceeds CMRS_LONG_MIN and the rule is the one above. -mat_cmrs_long_strip and
+   -mat_cmrs_chunk set the threshold and the chunk instead.
 */
-#define CMRS_LONG_MIN    4096
-#define CMRS_LONG_FACTOR 8
-#define CMRS_CHUNK       1024
-#define CMRS_LONG_SHARE  512
-#define CMRS_CHUNK_SMALL 512
-#define CMRS_CHUNK_MAX   (1 << 30) /* -mat_cmrs_chunk: a strip's length plus a chunk stays within int */
+#define CMRS_LONG_MIN        4096
+#define CMRS_LONG_FACTOR     8
+#define CMRS_CHUNK           1024
+#define CMRS_LONG_SHARE      512
+#define CMRS_CHUNK_SMALL     512
+#define CMRS_CHUNK_SMALL_MIN 128
+#define CMRS_CHUNKS_PER_ROW  64
+#define CMRS_CHUNK_MAX       (1 << 30) /* -mat_cmrs_chunk: a strip's length plus a chunk stays within int */
 /* The one-pass ranking of a build takes one warp per strip unless the longest row exceeds both CMRS_RANK_WARP_MAX / height
    entries (a warp's 64 passes) and CMRS_RANK_SKEW times the mean row; then one thread per entry */
 #define CMRS_RANK_WARP_MAX 2048
@@ -62,7 +69,7 @@ typedef struct {
   PetscBool  identity; /* perm is the identity (strips of one row ranked from rows sorted by column): not read */
   PetscInt   group;    /* strips per warp in use */
   PetscInt   longthreshold, nlong, nchunks;
-  PetscInt   chunk;                /* entries per chunk of a long strip: CMRS_CHUNK, or CMRS_CHUNK_SMALL below CMRS_LONG_MIN */
+  PetscInt   chunk;                /* entries per chunk of a long strip: CMRS_CHUNK, or CMRS_CHUNK_SMALL_MIN to CMRS_CHUNK_SMALL below CMRS_LONG_MIN */
   PetscBool  small;                /* the chosen threshold is below CMRS_LONG_MIN (under about 2 M entries): the fused refresh
                                       stays with split strips */
   int                 *longstrips; /* nlong strips split into chunks */
@@ -438,8 +445,8 @@ static PetscErrorCode CMRSMult(void *fmt, const PetscScalar *x, const PetscScala
    without sorted columns), as CMRSRefresh() does, in the same pass. Only for strips that are one warp's each and none
    split into chunks: with long strips (R-MAT, the circuit-like matrix) the fused pass took 116 and 146 us on an H200
    where the separate gather and product took 92 and 131 (173 and 255 against 123 and 175 on an H100), so there the
-   values are gathered first, then multiplied (two launches). Those were large matrices; in a small one (long strips
-   split into chunks of CMRS_CHUNK_SMALL) the second launch costs more than the fused pass adds, so it stays fused */
+   values are gathered first, then multiplied (two launches). Those were large matrices; in a small one (below
+   CMRS_LONG_MIN: long strips split into chunks of CMRS_CHUNK_SMALL_MIN to CMRS_CHUNK_SMALL) the second launch costs more than the fused pass adds, so it stays fused */
 static PetscErrorCode CMRSMultRefresh(void *fmt, const MatGPUFormatCSR *csr, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
   Mat_CMRS             *cm = (Mat_CMRS *)fmt;
@@ -674,8 +681,10 @@ static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
   threshold         = (PetscInt)PetscMin(PETSC_INT_MAX, PetscMax(CMRS_CHUNK_SMALL, PetscMin(PetscMax(CMRS_LONG_MIN, CMRS_LONG_FACTOR * (((PetscInt64)d->nnz + d->nstrips - 1) / d->nstrips)), (PetscInt64)d->nnz / CMRS_LONG_SHARE)));
   cm->small         = (PetscBool)(threshold < CMRS_LONG_MIN);
   cm->longthreshold = cm->longstrip ? cm->longstrip : threshold; /* -mat_cmrs_long_strip, -mat_cmrs_chunk */
-  cm->chunk         = cm->chunkset ? cm->chunkset : (cm->small ? CMRS_CHUNK_SMALL : CMRS_CHUNK);
-  islong            = CMRSIsLong{d->strip_ptr, (int)cm->longthreshold};
+  cm->chunk         = cm->chunkset ? cm->chunkset : (cm->small ? CMRS_CHUNK_SMALL_MIN : CMRS_CHUNK);
+  if (cm->small && !cm->chunkset)
+    while (cm->chunk < CMRS_CHUNK_SMALL && cm->stats.maxlen > (PetscInt64)CMRS_CHUNKS_PER_ROW * cm->chunk) cm->chunk *= 2;
+  islong = CMRSIsLong{d->strip_ptr, (int)cm->longthreshold};
   MatGPUFormatCallThrust(cm->nlong = thrust::count_if(policy, first, first + nstrips, islong));
   if (!cm->nlong) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)cm->nlong * sizeof(int), (void **)&cm->longstrips));
@@ -869,7 +878,7 @@ MatGPUFormatOps MatCMRSOps = {"cmrs", "CMRS", MATSEQCMRS, MATMPICMRS, CMRSCreate
 .  -mat_cmrs_sort_columns <bool> - sort the entries of each strip by column (default true: measured faster, see bench/README.md)
 .  -mat_cmrs_strips_per_warp <n> - strips a warp loads at once, 1, 2 or 4; 0 (default) chooses from the mean strip length
 .  -mat_cmrs_long_strip <n> - strips of more than n entries are split into chunks, a warp each; 0 (default) chooses from the entries
-.  -mat_cmrs_chunk <n> - entries per chunk of a split strip, at least 32; 0 (default): 512 under about 2 million entries, else 1024
+.  -mat_cmrs_chunk <n> - entries per chunk of a split strip, at least 32; 0 (default): under about 2 million entries 128, 256 or 512, the least that leaves at most 64 chunks to the longest row, else 1024
 -  -mat_cmrs_pack_columns <bool> - pack the row in strip into the column index when possible (default true)
 
    Level: beginner
