@@ -11,7 +11,9 @@
 #   BENCH         bench_spmv binary (default build-gpu/examples/bench_spmv)
 #   OUT           output folder (default bench/results); records go to $OUT/SUITE.jsonl and the
 #                 full console output to $OUT/SUITE.log
-#   SELLCUDA      1 to also time PETSc's sellcuda on every matrix, 0 to leave it out (default 1)
+#   SELLCUDA      1 to also time PETSc's sellcuda on every matrix, in a run of its own (with SELL_TIMEOUT), inline to time
+#                 it in the same run as the other types (no guard: for small matrices, where host timings drift between
+#                 processes), 0 to leave it out (default 1)
 #   SELL_TIMEOUT  seconds allowed for one sellcuda run (default 60), a guard: bench_spmv builds sellcuda through
 #                 PETSc's own AIJ to SELL to SELLCUDA conversions
 #   BENCH_ARGS    extra options for every bench_spmv run, e.g. "-batches 3 -reps 50"
@@ -193,6 +195,14 @@ run_bench() {
 }
 
 SELLCUDA=${SELLCUDA:-1}
+case $SELLCUDA in
+0 | 1) ;;
+inline) TYPES+=",sellcuda" ;;
+*)
+  echo "run_suite.sh: SELLCUDA must be 0, 1 or inline, not '$SELLCUDA'" >&2
+  exit 2
+  ;;
+esac
 for spec in "${MATRICES[@]}"; do
   run_bench "$spec" "$TYPES"
   if [[ $SELLCUDA == 1 ]]; then run_bench "$spec" "sellcuda" "$SELL_TIMEOUT"; fi
