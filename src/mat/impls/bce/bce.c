@@ -24,9 +24,9 @@ PetscInt BCEThreadsPerRow(PetscInt W, PetscInt wide)
    rows hold at most BCE_WIDE_MAX_ENTRIES entries, else BCE_ENTRIES_PER_THREAD (q distinct lengths len, cnt rows each).
    A thread's entries are a chain of memory round trips (BCE_UNROLL entries each). When the wide rows are a few, the
    tail of a product, nothing hides theirs: on an H100 the 4 rows of about 3,900 entries of the circuit-like matrix of
-   100,000 rows, 64 threads each, took the product 11.7 us (aijcusparse 10.0); with 256 threads, 7.8. When they are many,
+   100,000 rows, 64 threads each, took the product 11.7 us (aijcusparse 10.4); with 256 threads, 8.1. When they are many,
    the product is bound by throughput, and more threads only add partial sums: R-MAT of scale 20 (6,196 rows of more
-   than 512 entries, 7 million entries) went from 139 to 144 us (bench/results/h100/bce-wide.md).
+   than 512 entries, 7 million entries) went from 139.4 to 144.2 us (bench/results/h100/bce-wide.md).
 */
 PetscInt BCEWideEntries(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt set)
 {
