@@ -87,9 +87,10 @@ lines.append(f"- GPU: {first.get('device')}, driver {first.get('cuda_driver')}, 
 lines.append(f"- matrix: {first.get('rows')} rows, {first.get('nnz')} entries; copy bandwidth {first.get('copy_bw_GBs')} GB/s")
 lines.append("- timing: bench_spmv -warmup 2000 -batches 9 -reps 200, every type in one process; median per product over the "
              "batches of the GPU time (CUDA events) and of the host's time to issue the batch (issue_us)")
-if first.get("access_floor_us") is not None:
-    lines.append(f"- the host's floors per product, same run: {first['launch_floor_us']:.2f} µs to issue an empty kernel, "
-                 f"{first['access_floor_us']:.2f} µs for the same kernel inside a MatMult() that does what PETSc's GPU "
+floors = next((r for r in recs.values() if r.get("access_floor_us") is not None), None)
+if floors:
+    lines.append(f"- the host's floors per product, same run: {floors['launch_floor_us']:.2f} µs to issue an empty kernel, "
+                 f"{floors['access_floor_us']:.2f} µs for the same kernel inside a MatMult() that does what PETSc's GPU "
                  "products do around theirs (bench_spmv's launch_floor_us and access_floor_us)")
 lines.append(f"- kernels: Nsight Compute (--cache-control none --clock-control none) over the NVTX range of {reps} timed "
              "products of that type alone; per kernel the launches per product and the medians of its launches")

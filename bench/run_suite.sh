@@ -130,6 +130,16 @@ refresh) # products right after a change of values (value_change_us), the format
   ;;
 esac
 
+SELLCUDA=${SELLCUDA:-1}
+case $SELLCUDA in
+0 | 1) ;;
+inline) TYPES+=",sellcuda" ;;
+*)
+  echo "run_suite.sh: SELLCUDA must be 0, 1 or inline, not '$SELLCUDA'" >&2
+  exit 2
+  ;;
+esac
+
 if [[ ! -x $BENCH ]]; then
   echo "run_suite.sh: $BENCH is not an executable; build first or set BENCH=..." >&2
   exit 2
@@ -194,15 +204,6 @@ run_bench() {
   failures=$((failures + 1))
 }
 
-SELLCUDA=${SELLCUDA:-1}
-case $SELLCUDA in
-0 | 1) ;;
-inline) TYPES+=",sellcuda" ;;
-*)
-  echo "run_suite.sh: SELLCUDA must be 0, 1 or inline, not '$SELLCUDA'" >&2
-  exit 2
-  ;;
-esac
 for spec in "${MATRICES[@]}"; do
   run_bench "$spec" "$TYPES"
   if [[ $SELLCUDA == 1 ]]; then run_bench "$spec" "sellcuda" "$SELL_TIMEOUT"; fi

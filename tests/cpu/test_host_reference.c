@@ -248,7 +248,7 @@ static PetscErrorCode BCECheckInvariants(const CSR *A, const BCEArrays *F, Petsc
 
 static PetscErrorCode BCEBuild(const CSR *A, PetscInt v, void **F)
 {
-  const PetscInt Ls[] = {1, 4, 32, 64, 256, 1000000}, L = Ls[v % 6], G = (v / 6) ? 3 : 0, wides[] = {0, 64, 0, 4}, wide = wides[v % 4];
+  const PetscInt Ls[] = {1, 4, 32, 64, 256, 1000000}, L = Ls[v % 6], G = (v / 6) % 2 ? 3 : 0, wides[] = {0, 64, 4}, wide = wides[v / 12];
   BCEArrays     *c;
   PetscInt64     inwide = 0; /* entries in rows longer than BCE_WIDE_ROW */
 
@@ -283,7 +283,7 @@ static PetscErrorCode   BCEParameters(void);
 static const HostFormat formats[] = {
     {"cmrs",   20, CMRSBuild,   CMRSMult,   CMRSDestroy,   CMRSParameters  },
     {"sellcs", 32, SELLCSBuild, SELLCSMult, SELLCSDestroy, SELLCSParameters},
-    {"bce",    12, BCEBuild,    BCEMult,    BCEDestroy,    BCEParameters   },
+    {"bce",    36, BCEBuild,    BCEMult,    BCEDestroy,    BCEParameters   },
 };
 static const HostFormat *fmt;
 

@@ -670,7 +670,7 @@ static PetscErrorCode CheckStateChanges(void)
   for (PetscInt i = 0; i < m; i++) len[i] = 1 + i % 12;
   len[row] = 0; /* an empty row that gets entries later */
   /* long rows, whose values the refresh of every format must reach too: SELL-C-sigma's long part, BCE's rows of
-     several threads and rows split in parts (past 8,192 entries) */
+     several threads and rows split in parts (past 4,096 entries with 16 entries per thread in wide rows, 8,192 with 64) */
   len[70]  = 100;
   len[140] = 1000;
   len[210] = 10000;

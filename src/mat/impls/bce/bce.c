@@ -70,6 +70,7 @@ PetscErrorCode BCEPartition(PetscInt q, const PetscInt *len, const PetscInt64 *c
 
   PetscFunctionBegin;
   PetscCheck(L >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "BCE: L = %" PetscInt_FMT " must be positive", L);
+  PetscCheck(wide >= 1 && wide <= BCE_ENTRIES_PER_THREAD, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "BCE: %" PetscInt_FMT " entries per thread in wide rows is not in [1, %d]", wide, BCE_ENTRIES_PER_THREAD);
   *k    = 0;
   *cost = 0;
   if (!q) PetscFunctionReturn(PETSC_SUCCESS);
@@ -264,6 +265,7 @@ PetscErrorCode BCEBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, cons
   PetscInt64 *cnt;
 
   PetscFunctionBegin;
+  PetscCheck(wide >= 0 && wide <= BCE_ENTRIES_PER_THREAD, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "BCE: %" PetscInt_FMT " entries per thread in wide rows is not in [0, %d]", wide, BCE_ENTRIES_PER_THREAD);
   PetscCall(PetscArrayzero(A, 1));
   A->m         = m;
   A->n         = n;

@@ -40,7 +40,7 @@
 #define CMRS_CHUNK_SMALL     512
 #define CMRS_CHUNK_SMALL_MIN 128
 #define CMRS_CHUNKS_PER_ROW  64
-#define CMRS_CHUNK_MAX       (1 << 30) /* -mat_cmrs_chunk: a strip's length plus a chunk stays within int */
+#define CMRS_CHUNK_MAX       4096 /* -mat_cmrs_chunk: a chunk's end, its first entry plus the chunk, stays within int (MATGPUFORMAT_MAX_NNZ) */
 /* The one-pass ranking of a build takes one warp per strip unless the longest row exceeds both CMRS_RANK_WARP_MAX / height
    entries (a warp's 64 passes) and CMRS_RANK_SKEW times the mean row; then one thread per entry */
 #define CMRS_RANK_WARP_MAX 2048
@@ -819,8 +819,8 @@ static PetscErrorCode CMRSSetFromOptions(void *fmt, MatGPUFormatOptionItems Pets
   cm->spw = spw;
   PetscCall(PetscOptionsBool("-mat_cmrs_pack_columns", "Pack the row in strip into the column index when the columns fit in 28 bits", "MATSEQCMRS", cm->pack, &cm->pack, NULL));
   PetscCall(PetscOptionsInt("-mat_cmrs_long_strip", "Strips with more entries are split into chunks, a warp each; 0 chooses from the entries", "MATSEQCMRS", longstrip, &longstrip, NULL));
-  PetscCheck(longstrip >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_cmrs_long_strip %" PetscInt_FMT " is negative", longstrip);
-  PetscCall(PetscOptionsInt("-mat_cmrs_chunk", "Entries per chunk of a split strip, 32 to 2^30; 0 chooses from the entries", "MATSEQCMRS", chunk, &chunk, NULL));
+  PetscCheck(longstrip >= 0 && longstrip <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_cmrs_long_strip %" PetscInt_FMT " is not in [0, %d]", longstrip, PETSC_INT32_MAX);
+  PetscCall(PetscOptionsInt("-mat_cmrs_chunk", "Entries per chunk of a split strip, 32 to 4096; 0 chooses from the entries", "MATSEQCMRS", chunk, &chunk, NULL));
   PetscCheck(chunk == 0 || (chunk >= 32 && chunk <= CMRS_CHUNK_MAX), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_cmrs_chunk %" PetscInt_FMT " is neither 0 nor in [32, %d]", chunk, CMRS_CHUNK_MAX);
   cm->longstrip = longstrip;
   cm->chunkset  = chunk;
