@@ -20,7 +20,7 @@ PetscInt BCEThreadsPerRow(PetscInt W, PetscInt wide)
 }
 
 /*
-   The entries per thread of rows longer than BCE_WIDE_ROW: set when set > 0, else BCE_WIDE_ENTRIES_PER_THREAD when those
+   The entries per thread of rows longer than BCE_WIDE_ROW: set when set is not 0, else BCE_WIDE_ENTRIES_PER_THREAD when those
    rows hold at most BCE_WIDE_MAX_ENTRIES entries, else BCE_ENTRIES_PER_THREAD (q distinct lengths len, cnt rows each).
    A thread's entries are a chain of memory round trips (BCE_UNROLL entries each). When the wide rows are a few, the
    tail of a product, nothing hides theirs: on an H100 the 4 rows of about 3,900 entries of the circuit-like matrix of
@@ -32,7 +32,7 @@ PetscInt BCEWideEntries(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, 
 {
   PetscInt64 entries = 0;
 
-  if (set > 0) return set;
+  if (set) return set; /* checked, with the chosen value, where it is used: BCEPartition() */
   for (PetscInt i = 0; i < q; i++)
     if (len[i] > BCE_WIDE_ROW) entries += len[i] * cnt[i];
   return entries <= BCE_WIDE_MAX_ENTRIES ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD;
@@ -265,7 +265,6 @@ PetscErrorCode BCEBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, cons
   PetscInt64 *cnt;
 
   PetscFunctionBegin;
-  PetscCheck(wide >= 0 && wide <= BCE_ENTRIES_PER_THREAD, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "BCE: %" PetscInt_FMT " entries per thread in wide rows is not in [0, %d]", wide, BCE_ENTRIES_PER_THREAD);
   PetscCall(PetscArrayzero(A, 1));
   A->m         = m;
   A->n         = n;
