@@ -5,7 +5,7 @@ static const char help[] = "Host reference of a format against a plain CSR produ
 /*
    For every matrix and every variant of the format's parameters (CMRS: height 1, 2, 4, 8, 16, packed or
    separate row-in-strip array, CSR or column-sorted order; SELL-C-sigma: C 4, 8, 16, 32 and sigma 1, C, 4C
-   and past m, with and without a long part; BCE: L 1, 4, 32, 64, 256 and 10^6, entries per thread in wide rows chosen, 64 and 4) this checks the format invariants (every entry found back at its row, column and value, the
+   and past m, with and without a long part; BCE: L 1, 4, 32, 64, 256 and 10^6, entries per thread in wide rows chosen, 64 and 4, crossed with wide rows past a length chosen, 512 and 8) this checks the format invariants (every entry found back at its row, column and value, the
    format's own structure) and compares z = A x, z = y + A x and z = z + A x with a CSR product.
    Values and x are small integers, so every sum is exact and the comparison is bitwise. Random real
    values are checked against a rounding bound.
@@ -248,16 +248,21 @@ static PetscErrorCode BCECheckInvariants(const CSR *A, const BCEArrays *F, Petsc
 
 static PetscErrorCode BCEBuild(const CSR *A, PetscInt v, void **F)
 {
-  const PetscInt Ls[] = {1, 4, 32, 64, 256, 1000000}, L = Ls[v % 6], G = (v / 6) % 2 ? 3 : 0, wides[] = {0, 64, 4}, wide = wides[v / 12];
+  const PetscInt Ls[] = {1, 4, 32, 64, 256, 1000000}, L = Ls[v % 6], G = (v / 6) % 2 ? 3 : 0, wides[] = {0, 64, 4}, wrows[] = {0, 512, 8};
+  const BCEWide  wide = {wrows[(v / 2) % 3], wides[v / 12]};
   BCEArrays     *c;
-  PetscInt64     inwide = 0; /* entries in rows longer than BCE_WIDE_ROW */
+  PetscInt64     insmall = 0, inrow = 0; /* entries in rows longer than BCE_WIDE_ROW_SMALL, and than the rule's row */
+  PetscInt       row;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&c));
   PetscCall(BCEBuildHost(A->m, A->n, A->rowptr, A->colind, A->val, L, wide, G, c));
   for (PetscInt i = 0; i < A->m; i++)
-    if (A->rowptr[i + 1] - A->rowptr[i] > BCE_WIDE_ROW) inwide += A->rowptr[i + 1] - A->rowptr[i];
-  PetscCheck(c->wide == (wide ? wide : (inwide <= BCE_WIDE_MAX_ENTRIES ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " entries per thread in wide rows, %" PetscInt_FMT " set", c->wide, wide);
+    if (A->rowptr[i + 1] - A->rowptr[i] > BCE_WIDE_ROW_SMALL) insmall += A->rowptr[i + 1] - A->rowptr[i];
+  row = wide.row ? wide.row : (insmall <= BCE_WIDE_MAX_ENTRIES ? BCE_WIDE_ROW_SMALL : BCE_WIDE_ROW);
+  for (PetscInt i = 0; i < A->m; i++)
+    if (A->rowptr[i + 1] - A->rowptr[i] > row) inrow += A->rowptr[i + 1] - A->rowptr[i];
+  PetscCheck(c->wide.row == row && c->wide.entries == (wide.entries ? wide.entries : (inrow <= BCE_WIDE_MAX_ENTRIES ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " entries per thread in rows of more than %" PetscInt_FMT ", %" PetscInt_FMT " and %" PetscInt_FMT " set", c->wide.entries, c->wide.row, wide.entries, wide.row);
   PetscCall(BCECheckInvariants(A, c, L));
   PetscCheck(c->maxgroups == G && c->ngroups <= (G && c->nlengths > G ? G : c->nlengths), PETSC_COMM_SELF, PETSC_ERR_PLIB, "merged into %" PetscInt_FMT " groups, at most %" PetscInt_FMT " asked", c->ngroups, G);
   *F = c;
@@ -431,7 +436,7 @@ static PetscErrorCode SELLCSParameters(void)
 }
 
 /* The cost of a partition given by its block ends */
-static PetscLogDouble BCECostOf(PetscInt k, const PetscInt *ends, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, PetscInt wide)
+static PetscLogDouble BCECostOf(PetscInt k, const PetscInt *ends, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, BCEWide wide)
 {
   PetscLogDouble cost = 0;
 
@@ -445,7 +450,7 @@ static PetscLogDouble BCECostOf(PetscInt k, const PetscInt *ends, const PetscInt
 }
 
 /* The optimum over all 2^(q-1) partitions into ranges of consecutive lengths */
-static PetscLogDouble BCEBruteForce(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, PetscInt wide)
+static PetscLogDouble BCEBruteForce(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, BCEWide wide)
 {
   PetscLogDouble best = PETSC_MAX_REAL;
   PetscInt       ends[16];
@@ -462,7 +467,7 @@ static PetscLogDouble BCEBruteForce(PetscInt q, const PetscInt *len, const Petsc
 }
 
 /* The paper's recurrence with k free (the 1-D form, O(q^2)) over every length: the optimum without any merging */
-static PetscErrorCode BCEQuadratic(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, PetscInt wide, PetscLogDouble *cost)
+static PetscErrorCode BCEQuadratic(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, BCEWide wide, PetscLogDouble *cost)
 {
   PetscLogDouble *F;
 
@@ -510,36 +515,50 @@ static PetscErrorCode BCEParameters(void)
   PetscLogDouble cost, ref, t0, t1;
   PetscRandom    rnd;
   PetscInt       nbrute = 0, nquad = 0;
+  const BCEWide  w512_16 = {BCE_WIDE_ROW, 16}, w512_64 = {BCE_WIDE_ROW, 64}, w64_16 = {BCE_WIDE_ROW_SMALL, 16};
 
   PetscFunctionBeginUser;
-  PetscCheck(BCEThreadsPerRow(1, 16) == 1 && BCEThreadsPerRow(64, 16) == 1 && BCEThreadsPerRow(65, 16) == 2 && BCEThreadsPerRow(512, 16) == 8 && BCEThreadsPerRow(513, 16) == 64 && BCEThreadsPerRow(2048, 16) == 128 && BCEThreadsPerRow(2049, 16) == 256 && BCEThreadsPerRow(1000000, 16) == 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "threads per row, 16 entries each in wide rows");
-  PetscCheck(BCEThreadsPerRow(513, 64) == 16 && BCEThreadsPerRow(8192, 64) == 128 && BCEThreadsPerRow(8193, 64) == 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "threads per row, 64 entries each in wide rows");
-  for (PetscInt w = 1; w <= BCE_ENTRIES_PER_THREAD; w++) /* never fewer threads for a longer row, for every allowed entries per thread */
-    for (PetscInt W = 2; W <= 20000; W++) PetscCheck(BCEThreadsPerRow(W, w) >= BCEThreadsPerRow(W - 1, w), PETSC_COMM_SELF, PETSC_ERR_PLIB, "t(%" PetscInt_FMT ") < t(%" PetscInt_FMT ") with %" PetscInt_FMT " entries per thread in wide rows", W, W - 1, w);
-  {
-    const PetscInt   wl[]  = {100, 513, 4000};
-    const PetscInt64 few[] = {1000, 4, 4}, many[] = {1000, 4, 600};
+  PetscCheck(BCEThreadsPerRow(1, w512_16) == 1 && BCEThreadsPerRow(64, w512_16) == 1 && BCEThreadsPerRow(65, w512_16) == 2 && BCEThreadsPerRow(512, w512_16) == 8 && BCEThreadsPerRow(513, w512_16) == 64 && BCEThreadsPerRow(2048, w512_16) == 128 && BCEThreadsPerRow(2049, w512_16) == 256 && BCEThreadsPerRow(1000000, w512_16) == 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "threads per row, 16 entries each in rows of more than 512");
+  PetscCheck(BCEThreadsPerRow(513, w512_64) == 16 && BCEThreadsPerRow(8192, w512_64) == 128 && BCEThreadsPerRow(8193, w512_64) == 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "threads per row, 64 entries each in rows of more than 512");
+  PetscCheck(BCEThreadsPerRow(64, w64_16) == 1 && BCEThreadsPerRow(65, w64_16) == 8 && BCEThreadsPerRow(128, w64_16) == 8 && BCEThreadsPerRow(129, w64_16) == 16 && BCEThreadsPerRow(512, w64_16) == 32, PETSC_COMM_SELF, PETSC_ERR_PLIB, "threads per row, 16 entries each in rows of more than 64");
+  for (PetscInt w = 1; w <= BCE_ENTRIES_PER_THREAD; w++) /* never fewer threads for a longer row, for every allowed entries per thread and wide length */
+    for (PetscInt r = 1; r <= 1024; r *= 2) {
+      const BCEWide wr = {r + (r > 4 ? 3 : 0), w};
 
-    PetscCheck(BCEWideEntries(3, wl, few, 0) == BCE_WIDE_ENTRIES_PER_THREAD && BCEWideEntries(3, wl, many, 0) == BCE_ENTRIES_PER_THREAD && BCEWideEntries(3, wl, many, 8) == 8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "entries per thread in wide rows");
+      for (PetscInt W = 2; W <= 20000; W++) PetscCheck(BCEThreadsPerRow(W, wr) >= BCEThreadsPerRow(W - 1, wr), PETSC_COMM_SELF, PETSC_ERR_PLIB, "t(%" PetscInt_FMT ") < t(%" PetscInt_FMT ") with %" PetscInt_FMT " entries per thread in rows of more than %" PetscInt_FMT, W, W - 1, w, wr.row);
+    }
+  {
+    const PetscInt   wl[]  = {30, 100, 513, 4000};
+    const PetscInt64 few[] = {5000, 1000, 4, 4}, many[] = {5000, 1000, 4, 600}, manyshort[] = {5000, 30000, 4, 4};
+    const BCEWide    none = {0, 0}, set8 = {0, 8}, set300 = {300, 0};
+    BCEWide          a = BCEWideChoose(4, wl, few, none), b = BCEWideChoose(4, wl, many, none), c = BCEWideChoose(4, wl, many, set8), d = BCEWideChoose(4, wl, manyshort, none), e = BCEWideChoose(4, wl, many, set300);
+
+    /* few: every row longer than 64 wide, 16 each; many (2.4 M entries past 512): past 512, 64 each; manyshort (3 M entries of rows of 100): past 512, 16 each */
+    PetscCheck(a.row == BCE_WIDE_ROW_SMALL && a.entries == BCE_WIDE_ENTRIES_PER_THREAD, PETSC_COMM_SELF, PETSC_ERR_PLIB, "wide rows, few entries: %" PetscInt_FMT " entries past %" PetscInt_FMT, a.entries, a.row);
+    PetscCheck(b.row == BCE_WIDE_ROW && b.entries == BCE_ENTRIES_PER_THREAD, PETSC_COMM_SELF, PETSC_ERR_PLIB, "wide rows, many entries: %" PetscInt_FMT " entries past %" PetscInt_FMT, b.entries, b.row);
+    PetscCheck(c.row == BCE_WIDE_ROW && c.entries == 8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "wide rows, 8 entries set: %" PetscInt_FMT " entries past %" PetscInt_FMT, c.entries, c.row);
+    PetscCheck(d.row == BCE_WIDE_ROW && d.entries == BCE_WIDE_ENTRIES_PER_THREAD, PETSC_COMM_SELF, PETSC_ERR_PLIB, "wide rows, many medium rows: %" PetscInt_FMT " entries past %" PetscInt_FMT, d.entries, d.row);
+    PetscCheck(e.row == 300 && e.entries == BCE_ENTRIES_PER_THREAD, PETSC_COMM_SELF, PETSC_ERR_PLIB, "wide rows past 300 set: %" PetscInt_FMT " entries past %" PetscInt_FMT, e.entries, e.row);
   }
   PetscCall(PetscMalloc3(10000, &len, 10000, &cnt, 10000, &ends));
   { /* the paper's example, B = [2 3 2 1 0 1 1]: with L = 2 the optimum is {1} {2} {3 4} {6 7} at cost 34 (the paper's (2, 4) costs 36) */
     const PetscInt   plen[] = {1, 2, 3, 4, 6, 7}, expect[] = {0, 1, 3, 5};
     const PetscInt64 pcnt[] = {2, 3, 2, 1, 1, 1};
 
-    PetscCall(BCEPartition(6, plen, pcnt, 2, BCE_ENTRIES_PER_THREAD, &k, ends, &cost));
-    PetscCheck(cost == 34 && k == 4 && BCEBruteForce(6, plen, pcnt, 2, BCE_ENTRIES_PER_THREAD) == 34, PETSC_COMM_SELF, PETSC_ERR_PLIB, "paper's example: cost %g with %" PetscInt_FMT " blocks, expected 34 with 4", (double)cost, k);
+    PetscCall(BCEPartition(6, plen, pcnt, 2, w512_64, &k, ends, &cost));
+    PetscCheck(cost == 34 && k == 4 && BCEBruteForce(6, plen, pcnt, 2, w512_64) == 34, PETSC_COMM_SELF, PETSC_ERR_PLIB, "paper's example: cost %g with %" PetscInt_FMT " blocks, expected 34 with 4", (double)cost, k);
     for (PetscInt i = 0; i < k; i++) PetscCheck(ends[i] == expect[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "paper's example: block %" PetscInt_FMT " ends at %" PetscInt_FMT, i, ends[i]);
-    PetscCall(BCEPartition(6, plen, pcnt, 1000, BCE_ENTRIES_PER_THREAD, &k, ends, &cost));
+    PetscCall(BCEPartition(6, plen, pcnt, 1000, w512_64, &k, ends, &cost));
     PetscCheck(k == 1 && cost == 7000, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a large L must give one block");
-    PetscCall(BCEPartition(6, plen, pcnt, 1, BCE_ENTRIES_PER_THREAD, &k, ends, &cost));
+    PetscCall(BCEPartition(6, plen, pcnt, 1, w512_64, &k, ends, &cost));
     PetscCheck(k == 6 && cost == 2 + 6 + 6 + 4 + 6 + 7, PETSC_COMM_SELF, PETSC_ERR_PLIB, "L = 1 must give one block per length");
   }
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 4));
   PetscCall(PetscRandomSeed(rnd));
   for (PetscInt t = 0; t < 3000; t++) { /* against brute force */
-    const PetscInt q = 1 + t % 12, L = Ls[(t / 12) % 7], step = (t / 84) % 3 ? 30 : 3000, w = t % 2 ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD;
+    const PetscInt q = 1 + t % 12, L = Ls[(t / 12) % 7], step = (t / 84) % 3 ? 30 : 3000, wi = t % 2 ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD;
+    const BCEWide  w = {t % 3 ? BCE_WIDE_ROW : BCE_WIDE_ROW_SMALL, wi};
 
     PetscCall(BCERandomDistribution(rnd, q, step, t % 5 ? 300 : 3, len, cnt));
     PetscCall(BCEPartition(q, len, cnt, L, w, &k, ends, &cost));
@@ -549,7 +568,8 @@ static PetscErrorCode BCEParameters(void)
     nbrute++;
   }
   for (PetscInt t = 0; t < 60; t++) { /* against the O(q^2) recurrence */
-    const PetscInt q = 100 + 50 * t, L = Ls[t % 7], w = t % 2 ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD;
+    const PetscInt q = 100 + 50 * t, L = Ls[t % 7], wi = t % 2 ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD;
+    const BCEWide  w = {t % 3 ? BCE_WIDE_ROW : BCE_WIDE_ROW_SMALL, wi};
 
     PetscCall(BCERandomDistribution(rnd, q, t % 2 ? 10 : 400, t % 3 ? 2000 : 20, len, cnt));
     PetscCall(BCEPartition(q, len, cnt, L, w, &k, ends, &cost));
@@ -560,9 +580,9 @@ static PetscErrorCode BCEParameters(void)
   /* 10,000 distinct lengths, a long tail of few rows each (the time is printed, not checked: timings belong to benchmarks) */
   PetscCall(BCERandomDistribution(rnd, 10000, 20, 200, len, cnt));
   PetscCall(PetscTime(&t0));
-  PetscCall(BCEPartition(10000, len, cnt, 64, BCE_WIDE_ENTRIES_PER_THREAD, &k, ends, &cost));
+  PetscCall(BCEPartition(10000, len, cnt, 64, w512_16, &k, ends, &cost));
   PetscCall(PetscTime(&t1));
-  PetscCall(BCEQuadratic(10000, len, cnt, 64, BCE_WIDE_ENTRIES_PER_THREAD, &ref));
+  PetscCall(BCEQuadratic(10000, len, cnt, 64, w512_16, &ref));
   PetscCheck(PetscAbsReal(cost - ref) <= 1e-12 * ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "10,000 lengths: cost %.17g, O(q^2) recurrence %.17g", (double)cost, (double)ref);
   { /* the merge rule: at most 100 groups, against the unmerged optimum */
     PetscInt       ng, kk, *e2;
@@ -571,7 +591,8 @@ static PetscErrorCode BCEParameters(void)
 
     PetscCall(PetscMalloc1(10000, &e2));
     for (PetscInt t = 0; t < 200; t++) {
-      const PetscInt q = 150 + 49 * t, L = Ls[t % 7], w = t % 2 ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD;
+      const PetscInt q = 150 + 49 * t, L = Ls[t % 7], wi = t % 2 ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD;
+      const BCEWide  w = {t % 3 ? BCE_WIDE_ROW : BCE_WIDE_ROW_SMALL, wi};
 
       PetscCall(BCERandomDistribution(rnd, q, t % 2 ? 10 : 400, t % 3 ? 2000 : 20, len, cnt));
       PetscCall(BCEPartition(q, len, cnt, L, w, &k, ends, &ref));
@@ -583,7 +604,7 @@ static PetscErrorCode BCEParameters(void)
       nmerge++;
     }
     PetscCall(PetscTime(&m0));
-    PetscCall(BCEPartitionMerged(10000, len, cnt, 64, BCE_WIDE_ENTRIES_PER_THREAD, 100, &ng, &kk, e2, &merged));
+    PetscCall(BCEPartitionMerged(10000, len, cnt, 64, w512_16, 100, &ng, &kk, e2, &merged));
     PetscCall(PetscTime(&m1));
     PetscCheck(ng <= 100, PETSC_COMM_SELF, PETSC_ERR_PLIB, "merge of 10,000 lengths: %" PetscInt_FMT " groups", ng);
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "BCE merge rule (at most 100 groups): on %" PetscInt_FMT " distributions of 150 to 9,900 lengths, %.4f times the optimum on average, %.4f at worst; 10,000 lengths in %.3f ms\n", nmerge, (double)(sum / nmerge), (double)worst, 1e3 * (m1 - m0)));
@@ -591,7 +612,7 @@ static PetscErrorCode BCEParameters(void)
   }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "BCE partition: optimal on %" PetscInt_FMT " distributions against brute force and %" PetscInt_FMT " against the O(q^2) recurrence; 10,000 lengths into %" PetscInt_FMT " blocks in %.3f ms\n", nbrute, nquad, k, 1e3 * (t1 - t0)));
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  PetscCheck(BCEPartition(6, len, cnt, 0, BCE_ENTRIES_PER_THREAD, &k, ends, &cost) == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "L = 0 accepted");
+  PetscCheck(BCEPartition(6, len, cnt, 0, w512_64, &k, ends, &cost) == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "L = 0 accepted");
   PetscCall(PetscPopErrorHandler());
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscFree3(len, cnt, ends));

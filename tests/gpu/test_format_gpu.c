@@ -14,7 +14,7 @@ static const char help[] = "A petsc-gpuformats type on the GPU: against its host
       values-only refresh and a rebuild respectively (counted by log events).
    4. Conversions: in place, initial and reuse, from seqaij and seqaijcusparse and back; MatSetType on an
       assembled aijcusparse matrix; MatDuplicate, MatCopy and MatBindToCPU keep the type.
-   5. Options and errors: a valid and two out-of-range options of the format; host vectors.
+   5. Options and errors: a valid option of the format and each of its out-of-range ones (every integer option); host vectors.
    6. Out of device memory: the build's clear error, no device memory held after it, cuSPARSE's products meanwhile.
    7. (-part random, not in "all") 1 on -count random matrices with -variants of the parameter variants: the
       compute-sanitizer runs (tests/CMakeLists.txt, PETSCGPUFORMATS_SANITIZE). With -explicit_transpose the matrices of
@@ -42,7 +42,7 @@ typedef struct {
   PetscErrorCode (*reference)(Mat, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *); /* host product */
   const char *option, *value, *othervalue;                                                                                                            /* a valid option (after the prefix -t_), checked by checkoption(), and another valid value */
   PetscErrorCode (*checkoption)(Mat);
-  const char *badoption, *badvalue, *badoption2, *badvalue2; /* out-of-range options */
+  const char *bad[13]; /* out-of-range options: name, value, name, value, ..., NULL */
 } Format;
 
 /* ------------------------------------------------------------------ CMRS */
@@ -180,8 +180,9 @@ static PetscErrorCode SELLCSCheckOption(Mat A)
 
 /* ------------------------------------------------------------------ BCE */
 static const char *bce_l[]     = {"0", "1", "32", "64", "1000000"};
-static const char *bce_wides[] = {"0", "64", "4"};
-static PetscInt    bce_req, bce_merge, bce_wide; /* requested L (0: automatic), merge (0: never) and entries per thread in wide rows (0: chosen) */
+static const char *bce_wides[] = {"0", "64", "4"}, *bce_wrows[] = {"0", "512", "8"};
+static PetscInt    bce_req, bce_merge;
+static BCEWide     bce_wide; /* requested L (0: automatic), merge (0: never) and the rule for wide rows (a field 0: chosen) */
 
 /* variant v: the cost model's L */
 static PetscErrorCode BCEVariant(PetscInt v, char *desc, size_t len)
@@ -190,10 +191,12 @@ static PetscErrorCode BCEVariant(PetscInt v, char *desc, size_t len)
   PetscCall(PetscOptionsSetValue(NULL, "-mat_bce_l", bce_l[v % 5]));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_bce_merge_lengths", (v / 5) % 2 ? "3" : "0"));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_bce_wide_entries_per_thread", bce_wides[v % 3]));
-  bce_req   = atoi(bce_l[v % 5]);
-  bce_merge = (v / 5) % 2 ? 3 : 0;
-  bce_wide  = atoi(bce_wides[v % 3]);
-  PetscCall(PetscSNPrintf(desc, len, "L %s, lengths merged into at most %" PetscInt_FMT " groups (0: never), %s entries per thread in rows of more than %d (0: chosen)", bce_l[v % 5], bce_merge, bce_wides[v % 3], BCE_WIDE_ROW));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_bce_wide_row", bce_wrows[(v / 3) % 3]));
+  bce_req          = atoi(bce_l[v % 5]);
+  bce_merge        = (v / 5) % 2 ? 3 : 0;
+  bce_wide.entries = atoi(bce_wides[v % 3]);
+  bce_wide.row     = atoi(bce_wrows[(v / 3) % 3]);
+  PetscCall(PetscSNPrintf(desc, len, "L %s, lengths merged into at most %" PetscInt_FMT " groups (0: never), %s entries per thread in rows of more than %s (0: chosen)", bce_l[v % 5], bce_merge, bce_wides[v % 3], bce_wrows[(v / 3) % 3]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -203,14 +206,16 @@ static PetscErrorCode BCEResetVariant(void)
   PetscCall(PetscOptionsClearValue(NULL, "-mat_bce_l"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_bce_merge_lengths"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_bce_wide_entries_per_thread"));
-  bce_req = bce_merge = bce_wide = 0;
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_bce_wide_row"));
+  bce_req = bce_merge = bce_wide.row = bce_wide.entries = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The host reference with the L the device used; the device's partition (from its histogram) must be the reference's */
+/* The host reference with the L the device used; the device's partition (from its histogram) and rule for wide rows
+   must be the reference's */
 static PetscErrorCode BCEReference(Mat A, const PetscInt *ia, const PetscInt *ja, const PetscScalar *a, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
 {
-  PetscInt  m, n, L, k, *widths;
+  PetscInt  m, n, L, k, *widths, wrow, wentries;
   BCEArrays F;
 
   PetscFunctionBeginUser;
@@ -219,6 +224,10 @@ static PetscErrorCode BCEReference(Mat A, const PetscInt *ia, const PetscInt *ja
   PetscCheck(!bce_req || !L || L == bce_req, PETSC_COMM_SELF, PETSC_ERR_PLIB, "L %" PetscInt_FMT " requested, %" PetscInt_FMT " used", bce_req, L);
   PetscCall(BCEBuildHost(m, n, ia, ja, a, L ? L : 1, bce_wide, bce_merge, &F)); /* an empty matrix has no format: any L gives zeros */
   if (L) {
+    PetscCall(MatBCEGetWideRows(A, &wrow, &wentries));
+    PetscCheck(!F.nnz || (wrow == F.wide.row && wentries == F.wide.entries), PETSC_COMM_SELF, PETSC_ERR_PLIB, "device: %" PetscInt_FMT " entries per thread in rows of more than %" PetscInt_FMT "; the host reference: %" PetscInt_FMT " in rows of more than %" PetscInt_FMT, wentries, wrow, F.wide.entries, F.wide.row);
+    PetscCheck(!bce_wide.row || wrow == bce_wide.row, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_bce_wide_row %" PetscInt_FMT " requested, %" PetscInt_FMT " used", bce_wide.row, wrow);
+    PetscCheck(!bce_wide.entries || wentries == bce_wide.entries, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_bce_wide_entries_per_thread %" PetscInt_FMT " requested, %" PetscInt_FMT " used", bce_wide.entries, wentries);
     PetscCheck(k == F.k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device partition has %" PetscInt_FMT " blocks, the host reference %" PetscInt_FMT, k, F.k);
     for (PetscInt i = 0; i < k; i++) PetscCheck(widths[i] == F.blocks[i + (F.nempty ? 1 : 0)].width, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device block %" PetscInt_FMT " has width %" PetscInt_FMT ", the host reference %d", i, widths[i], F.blocks[i + (F.nempty ? 1 : 0)].width);
   }
@@ -239,9 +248,9 @@ static PetscErrorCode BCECheckOption(Mat A)
 }
 
 static const Format formats[] = {
-    {MATCMRS,   MATSEQCMRS,   "CMRS",   192, 1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height", "8",  "4",  CMRSCheckOption,   "mat_cmrs_height", "3",  "mat_cmrs_strips_per_warp",   "3"  },
-    {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",    "16", "32", SELLCSCheckOption, "mat_sellcs_c",    "12", "mat_sellcs_threads_per_row", "3"  },
-    {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",       "32", "64", BCECheckOption,    "mat_bce_l",       "-1", "mat_bce_l",                  "-64"},
+    {MATCMRS,   MATSEQCMRS,   "CMRS",   192, 1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height", "8",  "4",  CMRSCheckOption,   {"mat_cmrs_height", "3", "mat_cmrs_strips_per_warp", "3", "mat_cmrs_chunk", "31", "mat_cmrs_chunk", "8192", "mat_cmrs_long_strip", "-1", NULL}                      },
+    {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",    "16", "32", SELLCSCheckOption, {"mat_sellcs_c", "12", "mat_sellcs_sigma", "3", "mat_sellcs_threads_per_row", "3", "mat_sellcs_long_row", "-1", NULL}                                               },
+    {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",       "32", "64", BCECheckOption,    {"mat_bce_l", "-1", "mat_bce_merge_lengths", "-1", "mat_bce_wide_entries_per_thread", "65", "mat_bce_wide_entries_per_thread", "-1", "mat_bce_wide_row", "-1", NULL}},
 };
 static const Format *fmt;
 
@@ -872,13 +881,12 @@ static PetscErrorCode CheckOptionsAndErrors(void)
   PetscCall(PetscViewerPopFormat(PETSC_VIEWER_STDOUT_SELF));
 
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  PetscCall(SetTestOption(fmt->badoption, fmt->badvalue));
-  ierr = MatSetFromOptions(A);
-  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-%s %s gave error %d", fmt->badoption, fmt->badvalue, (int)ierr);
-  PetscCall(SetTestOption(fmt->option, fmt->value));
-  PetscCall(SetTestOption(fmt->badoption2, fmt->badvalue2));
-  ierr = MatSetFromOptions(A);
-  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-%s %s gave error %d", fmt->badoption2, fmt->badvalue2, (int)ierr);
+  for (PetscInt i = 0; fmt->bad[i]; i += 2) { /* each out-of-range option alone */
+    PetscCall(SetTestOption(fmt->bad[i], fmt->bad[i + 1]));
+    ierr = MatSetFromOptions(A);
+    PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-%s %s gave error %d", fmt->bad[i], fmt->bad[i + 1], (int)ierr);
+    PetscCall(SetTestOption(fmt->bad[i], NULL));
+  }
   { /* MAT_REUSE_MATRIX from a matrix of the same sizes and entry count but another pattern (the transpose): an error */
     Mat Ht, Bt;
 
@@ -891,7 +899,6 @@ static PetscErrorCode CheckOptionsAndErrors(void)
   }
   PetscCall(PetscPopErrorHandler());
   PetscCall(SetTestOption(fmt->option, NULL));
-  PetscCall(SetTestOption(fmt->badoption2, NULL));
 
   /* host vectors work as with aijcusparse (cuSPARSE stages them): the same product as with the CUDA vectors above */
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 300, &hx));

@@ -7,35 +7,50 @@
 
 /*
    t(W): the fewest threads per row, a power of two up to BCE_BLOCK, that leave each thread at most BCE_ENTRIES_PER_THREAD
-   entries, or `wide` (at most BCE_ENTRIES_PER_THREAD, so that t(W) never decreases as W grows, which BCEPartition()
-   needs) in rows longer than BCE_WIDE_ROW.
+   entries, or wide.entries (at most BCE_ENTRIES_PER_THREAD, so that t(W) never decreases as W grows, which
+   BCEPartition() needs) in rows longer than wide.row.
 */
-PetscInt BCEThreadsPerRow(PetscInt W, PetscInt wide)
+PetscInt BCEThreadsPerRow(PetscInt W, BCEWide wide)
 {
-  const PetscInt per = W > BCE_WIDE_ROW ? wide : BCE_ENTRIES_PER_THREAD;
+  const PetscInt per = W > wide.row ? wide.entries : BCE_ENTRIES_PER_THREAD;
   PetscInt       t   = 1;
 
   while (t < BCE_BLOCK && (PetscInt64)t * per < W) t *= 2;
   return t;
 }
 
+/* Entries in rows longer than row, of q distinct lengths len with cnt rows each */
+static PetscInt64 BCEEntriesAbove(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt row)
+{
+  PetscInt64 entries = 0;
+
+  for (PetscInt i = 0; i < q; i++)
+    if (len[i] > row) entries += len[i] * cnt[i];
+  return entries;
+}
+
 /*
-   The entries per thread of rows longer than BCE_WIDE_ROW: set when set is not 0, else BCE_WIDE_ENTRIES_PER_THREAD when those
-   rows hold at most BCE_WIDE_MAX_ENTRIES entries, else BCE_ENTRIES_PER_THREAD (q distinct lengths len, cnt rows each).
+   The rule for wide rows (q distinct lengths len, cnt rows each); a nonzero field of set is taken as it is (checked,
+   with the chosen values, where it is used: BCEPartition()). Chosen: the wide rows are those longer than
+   BCE_WIDE_ROW_SMALL when these hold at most BCE_WIDE_MAX_ENTRIES entries, else those longer than BCE_WIDE_ROW; they get
+   BCE_WIDE_ENTRIES_PER_THREAD entries per thread when they hold at most BCE_WIDE_MAX_ENTRIES entries, else
+   BCE_ENTRIES_PER_THREAD.
+
    A thread's entries are a chain of memory round trips (BCE_UNROLL entries each). When the wide rows are a few, the
    tail of a product, nothing hides theirs: on an H100 the 4 rows of about 3,900 entries of the circuit-like matrix of
    100,000 rows, 64 threads each, took the product 11.7 us (aijcusparse 10.4); with 256 threads, 8.1. When they are many,
    the product is bound by throughput, and more threads only add partial sums: R-MAT of scale 20 (6,196 rows of more
-   than 512 entries, 7 million entries) went from 139.4 to 144.2 us (bench/results/h100/bce-wide.md).
+   than 512 entries, 7 million entries) went from 139.4 to 144.2 us (bench/results/h100/bce-wide.md). In a small
+   matrix, rows of 65 to 512 entries are such a tail too: on R-MAT of scale 14 they hold half of the entries
+   (bench/results/h100/bce-small.md).
 */
-PetscInt BCEWideEntries(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt set)
+BCEWide BCEWideChoose(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, BCEWide set)
 {
-  PetscInt64 entries = 0;
+  BCEWide w;
 
-  if (set) return set; /* checked, with the chosen value, where it is used: BCEPartition() */
-  for (PetscInt i = 0; i < q; i++)
-    if (len[i] > BCE_WIDE_ROW) entries += len[i] * cnt[i];
-  return entries <= BCE_WIDE_MAX_ENTRIES ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD;
+  w.row     = set.row ? set.row : (BCEEntriesAbove(q, len, cnt, BCE_WIDE_ROW_SMALL) <= BCE_WIDE_MAX_ENTRIES ? BCE_WIDE_ROW_SMALL : BCE_WIDE_ROW);
+  w.entries = set.entries ? set.entries : (BCEEntriesAbove(q, len, cnt, w.row) <= BCE_WIDE_MAX_ENTRIES ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD);
+  return w;
 }
 
 /*
@@ -43,7 +58,7 @@ PetscInt BCEWideEntries(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, 
    width W run with t = t(W) threads per row costs W max(N, L / t). A block that keeps fewer than L threads
    busy costs as much as one of L threads. For t = 1 (rows of up to BCE_ENTRIES_PER_THREAD) it is the paper's.
 */
-PetscLogDouble BCEBlockCost(PetscInt W, PetscInt64 N, PetscInt L, PetscInt wide)
+PetscLogDouble BCEBlockCost(PetscInt W, PetscInt64 N, PetscInt L, BCEWide wide)
 {
   return (PetscLogDouble)W * PetscMax((PetscLogDouble)N, (PetscLogDouble)L / (PetscLogDouble)BCEThreadsPerRow(W, wide));
 }
@@ -62,7 +77,7 @@ PetscLogDouble BCEBlockCost(PetscInt W, PetscInt64 N, PetscInt L, PetscInt wide)
      added with decreasing slopes and queried at increasing x (a monotone convex-hull deque).
    Every j enters and leaves each deque once. Ties go to the earlier candidate, so the result is deterministic.
 */
-PetscErrorCode BCEPartition(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, PetscInt wide, PetscInt *k, PetscInt *ends, PetscLogDouble *cost)
+PetscErrorCode BCEPartition(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, BCEWide wide, PetscInt *k, PetscInt *ends, PetscLogDouble *cost)
 {
   PetscInt64     *S;
   PetscLogDouble *F;
@@ -70,7 +85,8 @@ PetscErrorCode BCEPartition(PetscInt q, const PetscInt *len, const PetscInt64 *c
 
   PetscFunctionBegin;
   PetscCheck(L >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "BCE: L = %" PetscInt_FMT " must be positive", L);
-  PetscCheck(wide >= 1 && wide <= BCE_ENTRIES_PER_THREAD, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "BCE: %" PetscInt_FMT " entries per thread in wide rows is not in [1, %d]", wide, BCE_ENTRIES_PER_THREAD);
+  PetscCheck(wide.entries >= 1 && wide.entries <= BCE_ENTRIES_PER_THREAD, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "BCE: %" PetscInt_FMT " entries per thread in wide rows is not in [1, %d]", wide.entries, BCE_ENTRIES_PER_THREAD);
+  PetscCheck(wide.row >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "BCE: wide rows longer than %" PetscInt_FMT " entries: the length must be positive", wide.row);
   *k    = 0;
   *cost = 0;
   if (!q) PetscFunctionReturn(PETSC_SUCCESS);
@@ -160,7 +176,7 @@ PetscErrorCode BCEMergeLengths(PetscInt q, const PetscInt *len, PetscInt maxgrou
 }
 
 /* BCEPartition, after BCEMergeLengths when maxgroups > 0 and there are more lengths; ends index the lengths */
-PetscErrorCode BCEPartitionMerged(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, PetscInt wide, PetscInt maxgroups, PetscInt *ngroups, PetscInt *k, PetscInt *ends, PetscLogDouble *cost)
+PetscErrorCode BCEPartitionMerged(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, PetscInt L, BCEWide wide, PetscInt maxgroups, PetscInt *ngroups, PetscInt *k, PetscInt *ends, PetscLogDouble *cost)
 {
   PetscInt   *gend, *glen, *gends;
   PetscInt64 *gcnt;
@@ -257,9 +273,9 @@ static PetscInt BCEBlockOf(const BCEArrays *A, PetscInt l)
   return lo;
 }
 
-/* Builds the BCE arrays of an m x n CSR matrix (rowptr[0] = 0) with the cost model's L, wide (BCEWideEntries()'s set: 0
-   chooses), merging lengths into at most maxgroups groups (0: never) */
-PetscErrorCode BCEBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, const PetscInt *colind, const PetscScalar *val, PetscInt L, PetscInt wide, PetscInt maxgroups, BCEArrays *A)
+/* Builds the BCE arrays of an m x n CSR matrix (rowptr[0] = 0) with the cost model's L, the rule for wide rows
+   (BCEWideChoose()'s set: a field 0 chooses), merging lengths into at most maxgroups groups (0: never) */
+PetscErrorCode BCEBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, const PetscInt *colind, const PetscScalar *val, PetscInt L, BCEWide wide, PetscInt maxgroups, BCEArrays *A)
 {
   PetscInt   *sorted, *len, *ends, *next, q = 0, nz = 0, k;
   PetscInt64 *cnt;
@@ -284,7 +300,7 @@ PetscErrorCode BCEBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, cons
     }
     cnt[q - 1]++;
   }
-  A->wide = BCEWideEntries(q, len, cnt, wide);
+  A->wide = BCEWideChoose(q, len, cnt, wide);
   PetscCall(BCEPartitionMerged(q, len, cnt, L, A->wide, maxgroups, &A->ngroups, &k, ends, &A->cost));
   PetscCall(BCESetBlocks(q, len, cnt, m - nz, k, ends, A));
   PetscCall(PetscFree4(sorted, len, cnt, ends));

@@ -22,8 +22,10 @@
 
 #define BCE_BLOCK              256 /* threads per CUDA block, and the most threads per row */
 #define BCE_ENTRIES_PER_THREAD 64  /* t: the fewest threads per row that leave each at most this many entries */
-/* ... at most `wide` (BCE_WIDE_ENTRIES_PER_THREAD by default) in rows longer than BCE_WIDE_ROW when these hold at most
-   BCE_WIDE_MAX_ENTRIES entries (see BCEThreadsPerRow() and BCEWideEntries()) */
+/* ... at most BCE_WIDE_ENTRIES_PER_THREAD in wide rows: rows longer than BCE_WIDE_ROW_SMALL when these hold at most
+   BCE_WIDE_MAX_ENTRIES entries, else rows longer than BCE_WIDE_ROW when these do (see BCEThreadsPerRow() and
+   BCEWideChoose()) */
+#define BCE_WIDE_ROW_SMALL          64
 #define BCE_WIDE_ROW                512
 #define BCE_WIDE_ENTRIES_PER_THREAD 16
 #define BCE_WIDE_MAX_ENTRIES        (1 << 21)
@@ -42,10 +44,16 @@ typedef struct {
   int        split0; /* first counter of this block's split rows */
 } BCEBlock;
 
+/* The rule for wide rows: rows longer than `row` entries get at most `entries` (in [1, BCE_ENTRIES_PER_THREAD]) entries
+   per thread */
+typedef struct {
+  PetscInt row, entries;
+} BCEWide;
+
 typedef struct {
   PetscInt       m, n, nnz;
   PetscInt       L;         /* the cost model's L, in threads */
-  PetscInt       wide;      /* entries per thread at most in rows longer than BCE_WIDE_ROW (BCEWideEntries()) */
+  BCEWide        wide;      /* the rule for wide rows (BCEWideChoose()) */
   PetscInt       nlengths;  /* distinct nonzero row lengths (M') */
   PetscInt       maxgroups; /* merge the lengths into at most this many groups before the partition; 0: never */
   PetscInt       ngroups;   /* groups the partition ran on (nlengths when not merged) */
@@ -64,14 +72,14 @@ typedef struct {
   PetscScalar   *val;       /* nslots */
 } BCEArrays;
 
-PETSC_INTERN PetscInt       BCEThreadsPerRow(PetscInt, PetscInt);
-PETSC_INTERN PetscInt       BCEWideEntries(PetscInt, const PetscInt *, const PetscInt64 *, PetscInt);
-PETSC_INTERN PetscLogDouble BCEBlockCost(PetscInt, PetscInt64, PetscInt, PetscInt);
-PETSC_INTERN PetscErrorCode BCEPartition(PetscInt, const PetscInt *, const PetscInt64 *, PetscInt, PetscInt, PetscInt *, PetscInt *, PetscLogDouble *);
+PETSC_INTERN PetscInt       BCEThreadsPerRow(PetscInt, BCEWide);
+PETSC_INTERN BCEWide        BCEWideChoose(PetscInt, const PetscInt *, const PetscInt64 *, BCEWide);
+PETSC_INTERN PetscLogDouble BCEBlockCost(PetscInt, PetscInt64, PetscInt, BCEWide);
+PETSC_INTERN PetscErrorCode BCEPartition(PetscInt, const PetscInt *, const PetscInt64 *, PetscInt, BCEWide, PetscInt *, PetscInt *, PetscLogDouble *);
 PETSC_INTERN PetscErrorCode BCEMergeLengths(PetscInt, const PetscInt *, PetscInt, PetscInt *, PetscInt *);
-PETSC_INTERN PetscErrorCode BCEPartitionMerged(PetscInt, const PetscInt *, const PetscInt64 *, PetscInt, PetscInt, PetscInt, PetscInt *, PetscInt *, PetscInt *, PetscLogDouble *);
+PETSC_INTERN PetscErrorCode BCEPartitionMerged(PetscInt, const PetscInt *, const PetscInt64 *, PetscInt, BCEWide, PetscInt, PetscInt *, PetscInt *, PetscInt *, PetscLogDouble *);
 PETSC_INTERN PetscErrorCode BCESetBlocks(PetscInt, const PetscInt *, const PetscInt64 *, PetscInt, PetscInt, const PetscInt *, BCEArrays *);
-PETSC_INTERN PetscErrorCode BCEBuildHost(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscInt, PetscInt, PetscInt, BCEArrays *);
+PETSC_INTERN PetscErrorCode BCEBuildHost(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscInt, BCEWide, PetscInt, BCEArrays *);
 PETSC_INTERN PetscErrorCode BCEMultHost(const BCEArrays *, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode BCEDestroyHost(BCEArrays *);
 PETSC_INTERN PetscReal      BCEPaddingRatio(const BCEArrays *);

@@ -21,12 +21,11 @@
 typedef struct {
   PetscInt             L;      /* requested L; 0: derived from the device */
   PetscInt             merge;  /* -mat_bce_merge_lengths; 0: never */
-  PetscInt             wide;   /* -mat_bce_wide_entries_per_thread; 0: chosen (BCEWideEntries()) */
+  BCEWide              wide;   /* -mat_bce_wide_row and -mat_bce_wide_entries_per_thread; a field 0: chosen (BCEWideChoose()) */
   PetscInt             Lgpu;   /* L derived from the device */
   BCEArrays            h;      /* sizes and blocks, on the host; the row and entry arrays below are on the device */
   BCEBlock            *blocks; /* h.nblocks */
   int                 *rowno, *rowlen, *col;
-  int                 *pos;   /* h.nslots: the CSR entry of each slot, -1 for padding (the value refresh gathers through it) */
   int                 *iperm; /* during the build: the reordered position of each original row */
   long long           *sched; /* h.nsub: block << 32 | sub-block within the block, that each CUDA block runs */
   PetscScalar         *val;
@@ -46,11 +45,15 @@ struct BCEKernelArgs {
   unsigned          *done;
 };
 
-/* With the refresh fused into the product: the new values (CSR order), the CSR entry of each slot, and the slots' values
-   to store them in */
+/*
+   With the refresh fused into the product: the new values (CSR order), the CSR's row starts, and the slots' values to
+   store them in. Entry j of a row is in CSR order at the row's start + j (the build keeps each row's order), so the
+   refresh needs no map of positions: it reads the new values where the product reads the slots' and writes them, 8
+   bytes per entry more than the product.
+*/
 struct BCERefreshArgs {
   const PetscScalar *csrval;
-  const int         *pos;
+  const int         *rowptr;
   PetscScalar       *val;
 };
 
@@ -71,10 +74,11 @@ __device__ static PetscScalar bce_block_sum(PetscScalar sum, PetscScalar *smem)
 
 /*
    Entries [j0, j1) of local row q of block B (j0 a multiple of T), lane `lane` of its T threads. The slots of
-   the UNROLL entries a thread loads at once are a stride apart: running pointers, no 64-bit products.
+   the UNROLL entries a thread loads at once are a stride apart: running pointers, no 64-bit products. With
+   REFRESH, nv is the row's new values in CSR order and f.val the slots to store them in.
 */
 template <int LOGT, bool REFRESH>
-__device__ static PetscScalar bce_row_sum(const BCEKernelArgs &a, const BCERefreshArgs &f, const BCEBlock &B, int q, int lane, int j0, int j1, const PetscScalar *__restrict__ x)
+__device__ static PetscScalar bce_row_sum(const BCEKernelArgs &a, const BCERefreshArgs &f, const PetscScalar *__restrict__ nv, const BCEBlock &B, int q, int lane, int j0, int j1, const PetscScalar *__restrict__ x)
 {
   constexpr int      T      = 1 << LOGT;
   const long long    stride = (long long)B.nrows << LOGT, base = B.pos + ((long long)q << LOGT) + lane + (long long)(j0 >> LOGT) * stride;
@@ -93,7 +97,7 @@ __device__ static PetscScalar bce_row_sum(const BCEKernelArgs &a, const BCERefre
       const bool in = j + u * T < j1;
 
       c[u] = in ? __ldcs(cq) : 0;
-      if (REFRESH) v[u] = in ? __ldg(f.csrval + __ldcs(f.pos + (vq - a.val))) : 0.0; /* the new value through the position map */
+      if (REFRESH) v[u] = in ? __ldg(nv + j + u * T) : 0.0; /* the new value, from the CSR */
       else v[u] = in ? __ldcs(vq) : 0.0;
       cq += stride;
       vq += stride;
@@ -127,7 +131,7 @@ __device__ static void bce_rows(const BCEKernelArgs &a, const BCERefreshArgs &f,
   const int     r      = B.row0 + q;
   const int     len    = active ? (B.minlen == B.width ? B.width : __ldg(a.rowlen + r)) : 0;
   const int     o      = active ? __ldg(a.rowno + r) : 0; /* loaded with the row length, not after the sum */
-  PetscScalar   sum    = bce_row_sum<LOGT, REFRESH>(a, f, B, q, lane, 0, len, x);
+  PetscScalar   sum    = bce_row_sum<LOGT, REFRESH>(a, f, REFRESH && active ? f.csrval + __ldg(f.rowptr + o) : NULL, B, q, lane, 0, len, x);
 
   if constexpr (T <= 32) {
 #pragma unroll
@@ -157,7 +161,7 @@ __device__ static void bce_part(const BCEKernelArgs &a, const BCERefreshArgs &f,
   __shared__ int last;
   const int      q = local / B.pieces, p = local % B.pieces, r = B.row0 + q;
   const int      len = __ldg(a.rowlen + r), j0 = min(p * PIECE, len), j1 = min(j0 + PIECE, len);
-  PetscScalar    sum = bce_block_sum(bce_row_sum<LOGT, REFRESH>(a, f, B, q, (int)threadIdx.x, j0, j1, x), smem);
+  PetscScalar    sum = bce_block_sum(bce_row_sum<LOGT, REFRESH>(a, f, REFRESH ? f.csrval + __ldg(f.rowptr + __ldg(a.rowno + r)) : NULL, B, q, (int)threadIdx.x, j0, j1, x), smem);
 
   static_assert(T == BCE_BLOCK, "split rows take the whole CUDA block");
   if (threadIdx.x == 0) {
@@ -234,12 +238,11 @@ static PetscErrorCode BCEMult(void *fmt, const PetscScalar *x, const PetscScalar
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The product that first takes the new values of the device CSR, each slot's through the position map, as BCERefresh()
-   does, in the same pass */
+/* The product that first takes the new values of the device CSR, as BCERefresh() does, in the same pass */
 static PetscErrorCode BCEMultRefresh(void *fmt, const MatGPUFormatCSR *csr, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
   Mat_BCE             *bc = (Mat_BCE *)fmt;
-  const BCERefreshArgs f  = {csr->val, bc->pos, bc->val};
+  const BCERefreshArgs f  = {csr->val, csr->rowptr, bc->val};
 
   PetscFunctionBegin;
   PetscCall(BCEMultPossiblyRefresh(bc, &f, x, y, z, stream));
@@ -323,10 +326,10 @@ __global__ static void bce_rows_kernel(int m, const int *__restrict__ rowptr, co
 }
 
 /*
-   Entry e of the CSR goes to its slot, and the slot records e in pos: its row is found by binary search, so
-   long rows cost no more than short ones
+   Entry e of the CSR goes to its slot: its row is found by binary search, so long rows cost no more than short ones.
+   Entry j of a row goes to the row's j-th slot, so a value refresh finds it at the row's start + j in the CSR.
 */
-__global__ static void bce_fill_kernel(int m, int nnz, int nblocks, int empty, const BCEBlock *__restrict__ blocks, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, int *__restrict__ col, PetscScalar *__restrict__ val, int *__restrict__ pos)
+__global__ static void bce_fill_kernel(int m, int nnz, int nblocks, int empty, const BCEBlock *__restrict__ blocks, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, int *__restrict__ col, PetscScalar *__restrict__ val)
 {
   for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < nnz; e += (long long)gridDim.x * blockDim.x) {
     const int       lo = MatGPUFormatRowOfEntry(rowptr, m, e);
@@ -335,7 +338,6 @@ __global__ static void bce_fill_kernel(int m, int nnz, int nblocks, int empty, c
 
     col[slot] = colind[e];
     val[slot] = csrval[e];
-    pos[slot] = (int)e;
   }
 }
 
@@ -397,7 +399,6 @@ static PetscErrorCode BCEReset(void *fmt)
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->rowlen));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->col));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->val));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->pos));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->iperm));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->sched));
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->partial));
@@ -533,7 +534,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(PetscMalloc1(q, &ends));
   PetscCall(PetscTime(&t0));
   h->maxgroups = bc->merge;
-  h->wide      = BCEWideEntries(q, len, cnt, bc->wide);
+  h->wide      = BCEWideChoose(q, len, cnt, bc->wide);
   PetscCall(BCEPartitionMerged(q, len, cnt, h->L, h->wide, h->maxgroups, &h->ngroups, &k, ends, &h->cost));
   PetscCall(PetscTime(&t1));
   bc->partition_ms = 1e3 * (t1 - t0);
@@ -565,17 +566,15 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(BCESchedule(bc, csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "schedule"));
 
-  /* the entries, padding zeroed, the position map (padding -1), and the partial sums of the split rows */
-  bytes = (size_t)h->nslots * (2 * sizeof(int) + sizeof(PetscScalar));
+  /* the entries, padding zeroed, and the partial sums of the split rows */
+  bytes = (size_t)h->nslots * (sizeof(int) + sizeof(PetscScalar));
   PetscCall(MatGPUFormatCheckDeviceMemory_Private("BCE", bytes));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nslots * sizeof(int), (void **)&bc->col));
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nslots * sizeof(PetscScalar), (void **)&bc->val));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nslots * sizeof(int), (void **)&bc->pos));
   PetscCallCUDA(cudaMemsetAsync(bc->col, 0, (size_t)h->nslots * sizeof(int), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(bc->val, 0, (size_t)h->nslots * sizeof(PetscScalar), csr->stream));
-  PetscCallCUDA(cudaMemsetAsync(bc->pos, 0xff, (size_t)h->nslots * sizeof(int), csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
-  bce_fill_kernel<<<MatGPUFormatGrid(h->nnz, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nnz, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, csr->colind, csr->val, bc->iperm, bc->col, bc->val, bc->pos);
+  bce_fill_kernel<<<MatGPUFormatGrid(h->nnz, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nnz, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, csr->colind, csr->val, bc->iperm, bc->col, bc->val);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->iperm)); /* in stream order */
   PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nparts * sizeof(PetscScalar), (void **)&bc->partial));
@@ -587,33 +586,45 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
 }
 
 /*
-   The value refresh, val[s] = csrval[pos[s]] (padding, pos[s] < 0, left at 0), in the product's schedule: a CUDA
-   block takes one sub-block's slots, BCE_UNROLL groups at a time, so its rows' CSR values come from L1 after the
-   first group. In slot order (the common gather) each group of a block of many rows sweeps all their values again:
-   441 and 535 µs on the 3D Laplacian and circuit-like matrix of results/h200/refresh-447f9b3.md, 156 and 165 now.
+   The value refresh, val[s] = the CSR's value of the slot's entry (padding left at 0), in the product's schedule: a
+   CUDA block takes one sub-block's slots, BCE_UNROLL groups at a time. Entry j of a row is at the row's start + j in
+   the CSR, so the T threads of a row read T consecutive values of it per group, and no map of positions is stored or
+   read. (In slot order, the common gather through such a map, each group of a block of many rows swept all their
+   values again: 441 and 535 µs on the 3D Laplacian and circuit-like matrix of results/h200/refresh-447f9b3.md.)
 */
-__global__ static void __launch_bounds__(BCE_BLOCK) bce_refresh_kernel(const long long *__restrict__ sched, const BCEBlock *__restrict__ blocks, const int *__restrict__ pos, const PetscScalar *__restrict__ csrval, PetscScalar *__restrict__ val)
+__global__ static void __launch_bounds__(BCE_BLOCK) bce_refresh_kernel(const long long *__restrict__ sched, const BCEBlock *__restrict__ blocks, const int *__restrict__ rowno, const int *__restrict__ rowlen, const int *__restrict__ rowptr, const PetscScalar *__restrict__ csrval, PetscScalar *__restrict__ val)
 {
   const long long e      = __ldg(sched + blockIdx.x);
   const BCEBlock  B      = blocks[e >> 32];
   const int       local  = (int)(e & 0xffffffff);
+  const int       T      = 1 << B.logt;
   const long long lanes  = (long long)B.nrows << B.logt; /* slots per group */
-  const int       groups = (B.width + (1 << B.logt) - 1) >> B.logt;
+  const int       groups = (B.width + T - 1) >> B.logt;
   const bool      split  = B.pieces > 1; /* one part of one row (bce_part) */
   const long long lane   = (long long)(split ? local / B.pieces : local) * BCE_BLOCK + threadIdx.x;
   const int       g0     = split ? local % B.pieces * BCE_GROUPS_PER_PIECE : 0;
   const int       g1     = split ? min(g0 + BCE_GROUPS_PER_PIECE, groups) : groups;
 
   if (lane >= lanes) return;
-  for (int g = g0; g < g1; g += BCE_UNROLL) { /* up to 64 groups: BCE_UNROLL positions in flight, then their values */
-    const long long s = B.pos + g * lanes + lane;
-    int             p[BCE_UNROLL];
+  {
+    const int          r = B.row0 + (int)(lane >> B.logt), j0 = (int)(lane & (T - 1));
+    const int          len = B.minlen == B.width ? B.width : __ldg(rowlen + r);
+    const PetscScalar *nv  = csrval + __ldg(rowptr + __ldg(rowno + r)); /* the row's values in CSR order */
+
+    for (int g = g0; g < g1; g += BCE_UNROLL) { /* up to 64 groups: BCE_UNROLL values in flight, then their stores */
+      const long long s = B.pos + g * lanes + lane;
+      PetscScalar     v[BCE_UNROLL];
 
 #pragma unroll
-    for (int u = 0; u < BCE_UNROLL; u++) p[u] = g + u < g1 ? __ldcs(pos + s + u * lanes) : -1;
+      for (int u = 0; u < BCE_UNROLL; u++) {
+        const int j = (g + u) * T + j0;
+
+        v[u] = g + u < g1 && j < len ? __ldg(nv + j) : 0.0;
+      }
 #pragma unroll
-    for (int u = 0; u < BCE_UNROLL; u++)
-      if (p[u] >= 0) val[s + u * lanes] = __ldg(csrval + p[u]);
+      for (int u = 0; u < BCE_UNROLL; u++)
+        if (g + u < g1 && (g + u) * T + j0 < len) val[s + u * lanes] = v[u];
+    }
   }
 }
 
@@ -623,7 +634,7 @@ static PetscErrorCode BCERefresh(void *fmt, const MatGPUFormatCSR *csr)
 
   PetscFunctionBegin;
   if (!bc->h.nsub) PetscFunctionReturn(PETSC_SUCCESS);
-  bce_refresh_kernel<<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, csr->stream>>>(bc->sched, bc->blocks, bc->pos, csr->val, bc->val);
+  bce_refresh_kernel<<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, csr->stream>>>(bc->sched, bc->blocks, bc->rowno, bc->rowlen, csr->rowptr, csr->val, bc->val);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -654,25 +665,28 @@ static PetscErrorCode BCESameParams(const void *pa, const void *pb, PetscBool *s
   const Mat_BCE *a = (const Mat_BCE *)pa, *b = (const Mat_BCE *)pb;
 
   PetscFunctionBegin;
-  *same = (PetscBool)(a->L == b->L && a->merge == b->merge && a->wide == b->wide);
+  *same = (PetscBool)(a->L == b->L && a->merge == b->merge && a->wide.row == b->wide.row && a->wide.entries == b->wide.entries);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode BCESetFromOptions(void *fmt, MatGPUFormatOptionItems PetscOptionsObject)
 {
   Mat_BCE *bc = (Mat_BCE *)fmt;
-  PetscInt L = bc->L, merge = bc->merge, wide = bc->wide;
+  PetscInt L = bc->L, merge = bc->merge, wrow = bc->wide.row, wide = bc->wide.entries;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-mat_bce_l", "The cost model's L, in threads: a block keeping fewer threads busy costs as much as one of L; 0 derives it from the GPU", "MATSEQBCE", L, &L, NULL));
   PetscCall(PetscOptionsInt("-mat_bce_merge_lengths", "Merge the distinct row lengths into at most this many groups before the partition (the paper merges past 100); 0: never, the partition is exact", "MATSEQBCE", merge, &merge, NULL));
-  PetscCall(PetscOptionsInt("-mat_bce_wide_entries_per_thread", "Entries per thread at most in rows of more than 512 entries, 1 to 64; 0 chooses: 16 when those rows hold at most 2^21 entries, else 64", "MATSEQBCE", wide, &wide, NULL));
+  PetscCall(PetscOptionsInt("-mat_bce_wide_row", "Rows of more than this many entries are wide; 0 chooses: 64 when those rows hold at most 2^21 entries, else 512", "MATSEQBCE", wrow, &wrow, NULL));
+  PetscCall(PetscOptionsInt("-mat_bce_wide_entries_per_thread", "Entries per thread at most in wide rows, 1 to 64 (64 in the others); 0 chooses: 16 when wide rows hold at most 2^21 entries, else 64", "MATSEQBCE", wide, &wide, NULL));
   PetscCheck(L >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_l %" PetscInt_FMT " is negative", L);
   PetscCheck(merge >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_merge_lengths %" PetscInt_FMT " is negative", merge);
+  PetscCheck(wrow >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_wide_row %" PetscInt_FMT " is negative", wrow);
   PetscCheck(wide >= 0 && wide <= BCE_ENTRIES_PER_THREAD, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_wide_entries_per_thread %" PetscInt_FMT " is not in [0, %d]", wide, BCE_ENTRIES_PER_THREAD);
-  bc->L     = L;
-  bc->merge = merge;
-  bc->wide  = wide;
+  bc->L            = L;
+  bc->merge        = merge;
+  bc->wide.row     = wrow;
+  bc->wide.entries = wide;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -687,7 +701,7 @@ static PetscErrorCode BCEView(void *fmt, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "L %" PetscInt_FMT " threads (%s; the GPU's is %" PetscInt_FMT "); %" PetscInt_FMT " distinct row lengths into k = %" PetscInt_FMT " block%s in %.3f ms, model cost %g\n", h->L, bc->L ? "set" : "derived from the GPU", bc->Lgpu, h->nlengths, h->k,
                                    h->k == 1 ? "" : "s", bc->partition_ms, (double)h->cost));
   PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; %" PetscInt_FMT " empty rows\n", bc->stats.mean, bc->stats.stddev, bc->stats.maxlen, h->nempty));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "threads per row: at most %d entries each, %" PetscInt_FMT " in rows of more than %d entries (%s)\n", BCE_ENTRIES_PER_THREAD, h->wide, BCE_WIDE_ROW, bc->wide ? "set" : "chosen"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "threads per row: at most %d entries each, %" PetscInt_FMT " (%s) in rows of more than %" PetscInt_FMT " entries (%s)\n", BCE_ENTRIES_PER_THREAD, h->wide.entries, bc->wide.entries ? "set" : "chosen", h->wide.row, bc->wide.row ? "set" : "chosen"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " slots for %" PetscInt_FMT " entries: padding ratio %.4f (never read); %" PetscInt_FMT " CUDA blocks of %d threads, %" PetscInt_FMT " rows split in parts\n", h->nslots, h->nnz, (double)BCEPaddingRatio(h), h->nsub, BCE_BLOCK, h->nsplit));
   PetscCall(PetscViewerASCIIPrintf(viewer, "blocks (M_i = width, rows, threads per row):"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
@@ -730,19 +744,20 @@ MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, MATMPIBCE, BCECreate, BCEC
    A CUDA block runs BCE_BLOCK / t rows of one block, t threads per row (t from the block's width); a thread
    stops at its row's length, so padding is never read, and y is written in the original order through rowno:
    the permutation stays inside the type. Rows too long for one CUDA block are split in parts whose partial
-   sums the last part adds in order. After a change of values only, the values are gathered again through a
-   position map that the build stores (the CSR entry of each slot, 4 bytes per slot). All other operations
+   sums the last part adds in order. After a change of values only, the next product reads the new values from the
+   CSR (entry j of a row at the row's start + j) and stores them in the slots as it goes. All other operations
    are those of `MATSEQAIJCUSPARSE`; `MatMultTranspose()` uses cuSPARSE.
 
    Options Database Keys:
 +  -mat_type bce - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
 .  -mat_bce_l <L> - the cost model's L, in threads; 0 (default) derives it from the GPU's occupancy limits
 .  -mat_bce_merge_lengths <G> - merge the distinct row lengths into at most G groups first (the paper's rule past 100 lengths); 0 (default): never, the partition is exact
--  -mat_bce_wide_entries_per_thread <n> - entries per thread at most in rows of more than 512 entries, 1 to 64; 0 (default): 16 when those rows hold at most 2^21 entries, else 64
+.  -mat_bce_wide_row <W> - rows of more than W entries are wide; 0 (default): 64 when those rows hold at most 2^21 entries, else 512
+-  -mat_bce_wide_entries_per_thread <n> - entries per thread at most in wide rows, 1 to 64 (64 in the others); 0 (default): 16 when the wide rows hold at most 2^21 entries, else 64
 
    Level: beginner
 
-.seealso: [](ch_matrices), `Mat`, `MATBCE`, `MATSEQAIJCUSPARSE`, `MATSEQSELLCS`, `MatBCEGetPartition()`, `MatGPUFormatGetDeviceMemory()`
+.seealso: [](ch_matrices), `Mat`, `MATBCE`, `MATSEQAIJCUSPARSE`, `MATSEQSELLCS`, `MatBCEGetPartition()`, `MatBCEGetWideRows()`, `MatGPUFormatGetDeviceMemory()`
 M*/
 PetscErrorCode MatCreate_SeqBCE(Mat A)
 {
@@ -783,5 +798,38 @@ PetscErrorCode MatBCEGetPartition(Mat A, PetscInt *L, PetscInt *k, PetscInt **wi
     PetscCall(PetscMalloc1(bc->h.k, widths));
     for (PetscInt i = 0; i < bc->h.k; i++) (*widths)[i] = bc->h.blocks[i + (bc->h.nempty ? 1 : 0)].width;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatBCEGetWideRows - Gets the rule for wide rows of a `MATSEQBCE` matrix: rows of more than `row` entries get at most
+  `entries` entries per thread, the others at most 64
+
+  Not Collective
+
+  Input Parameter:
+. A - the matrix
+
+  Output Parameters:
++ row     - the length past which a row is wide (before the first product: the requested value, 0 for chosen)
+- entries - the entries per thread at most in wide rows (before the first product: the requested value, 0 for chosen)
+
+  Level: intermediate
+
+  Note:
+  Set with `-mat_bce_wide_row` and `-mat_bce_wide_entries_per_thread`; see `MATSEQBCE` for the choice.
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQBCE`, `MatBCEGetPartition()`
+@*/
+PetscErrorCode MatBCEGetWideRows(Mat A, PetscInt *row, PetscInt *entries)
+{
+  Mat_BCE *bc;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCall(MatGPUFormatGetFormat_Private(A, &MatBCEOps, (void **)&bc));
+  PetscCheck(bc, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not %s", ((PetscObject)A)->type_name, MATSEQBCE);
+  if (row) *row = bc->h.wide.entries ? bc->h.wide.row : bc->wide.row; /* h.wide is set by a build */
+  if (entries) *entries = bc->h.wide.entries ? bc->h.wide.entries : bc->wide.entries;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
