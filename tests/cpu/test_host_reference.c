@@ -251,15 +251,13 @@ static PetscErrorCode BCEBuild(const CSR *A, PetscInt v, void **F)
   const PetscInt Ls[] = {1, 4, 32, 64, 256, 1000000}, L = Ls[v % 6], G = (v / 6) % 2 ? 3 : 0, wides[] = {0, 64, 4}, wrows[] = {0, 512, 8};
   const BCEWide  wide = {wrows[(v / 2) % 3], wides[v / 12]};
   BCEArrays     *c;
-  PetscInt64     insmall = 0, inrow = 0; /* entries in rows longer than BCE_WIDE_ROW_SMALL, and than the rule's row */
+  PetscInt64     inrow = 0; /* entries in rows longer than the rule's row */
   PetscInt       row;
 
   PetscFunctionBeginUser;
   PetscCall(PetscNew(&c));
   PetscCall(BCEBuildHost(A->m, A->n, A->rowptr, A->colind, A->val, L, wide, G, c));
-  for (PetscInt i = 0; i < A->m; i++)
-    if (A->rowptr[i + 1] - A->rowptr[i] > BCE_WIDE_ROW_SMALL) insmall += A->rowptr[i + 1] - A->rowptr[i];
-  row = wide.row ? wide.row : (insmall <= BCE_WIDE_MAX_ENTRIES ? BCE_WIDE_ROW_SMALL : BCE_WIDE_ROW);
+  row = wide.row ? wide.row : (A->nnz <= BCE_SMALL_ENTRIES ? BCE_WIDE_ROW_SMALL : BCE_WIDE_ROW);
   for (PetscInt i = 0; i < A->m; i++)
     if (A->rowptr[i + 1] - A->rowptr[i] > row) inrow += A->rowptr[i + 1] - A->rowptr[i];
   PetscCheck(c->wide.row == row && c->wide.entries == (wide.entries ? wide.entries : (inrow <= BCE_WIDE_MAX_ENTRIES ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " entries per thread in rows of more than %" PetscInt_FMT ", %" PetscInt_FMT " and %" PetscInt_FMT " set", c->wide.entries, c->wide.row, wide.entries, wide.row);
@@ -515,12 +513,12 @@ static PetscErrorCode BCEParameters(void)
   PetscLogDouble cost, ref, t0, t1;
   PetscRandom    rnd;
   PetscInt       nbrute = 0, nquad = 0;
-  const BCEWide  w512_16 = {BCE_WIDE_ROW, 16}, w512_64 = {BCE_WIDE_ROW, 64}, w64_16 = {BCE_WIDE_ROW_SMALL, 16};
+  const BCEWide  w512_16 = {BCE_WIDE_ROW, 16}, w512_64 = {BCE_WIDE_ROW, 64}, w16_16 = {BCE_WIDE_ROW_SMALL, 16};
 
   PetscFunctionBeginUser;
   PetscCheck(BCEThreadsPerRow(1, w512_16) == 1 && BCEThreadsPerRow(64, w512_16) == 1 && BCEThreadsPerRow(65, w512_16) == 2 && BCEThreadsPerRow(512, w512_16) == 8 && BCEThreadsPerRow(513, w512_16) == 64 && BCEThreadsPerRow(2048, w512_16) == 128 && BCEThreadsPerRow(2049, w512_16) == 256 && BCEThreadsPerRow(1000000, w512_16) == 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "threads per row, 16 entries each in rows of more than 512");
   PetscCheck(BCEThreadsPerRow(513, w512_64) == 16 && BCEThreadsPerRow(8192, w512_64) == 128 && BCEThreadsPerRow(8193, w512_64) == 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "threads per row, 64 entries each in rows of more than 512");
-  PetscCheck(BCEThreadsPerRow(64, w64_16) == 1 && BCEThreadsPerRow(65, w64_16) == 8 && BCEThreadsPerRow(128, w64_16) == 8 && BCEThreadsPerRow(129, w64_16) == 16 && BCEThreadsPerRow(512, w64_16) == 32, PETSC_COMM_SELF, PETSC_ERR_PLIB, "threads per row, 16 entries each in rows of more than 64");
+  PetscCheck(BCEThreadsPerRow(16, w16_16) == 1 && BCEThreadsPerRow(17, w16_16) == 2 && BCEThreadsPerRow(33, w16_16) == 4 && BCEThreadsPerRow(65, w16_16) == 8 && BCEThreadsPerRow(512, w16_16) == 32 && BCEThreadsPerRow(4096, w16_16) == 256 && BCEThreadsPerRow(100000, w16_16) == 256, PETSC_COMM_SELF, PETSC_ERR_PLIB, "threads per row, 16 entries each in rows of more than 16");
   for (PetscInt w = 1; w <= BCE_ENTRIES_PER_THREAD; w++) /* never fewer threads for a longer row, for every allowed entries per thread and wide length */
     for (PetscInt r = 1; r <= 1024; r *= 2) {
       const BCEWide wr = {r + (r > 4 ? 3 : 0), w};
@@ -528,12 +526,12 @@ static PetscErrorCode BCEParameters(void)
       for (PetscInt W = 2; W <= 20000; W++) PetscCheck(BCEThreadsPerRow(W, wr) >= BCEThreadsPerRow(W - 1, wr), PETSC_COMM_SELF, PETSC_ERR_PLIB, "t(%" PetscInt_FMT ") < t(%" PetscInt_FMT ") with %" PetscInt_FMT " entries per thread in rows of more than %" PetscInt_FMT, W, W - 1, w, wr.row);
     }
   {
-    const PetscInt   wl[]  = {30, 100, 513, 4000};
+    const PetscInt   wl[]  = {10, 100, 513, 4000};
     const PetscInt64 few[] = {5000, 1000, 4, 4}, many[] = {5000, 1000, 4, 600}, manyshort[] = {5000, 30000, 4, 4};
     const BCEWide    none = {0, 0}, set8 = {0, 8}, set300 = {300, 0};
     BCEWide          a = BCEWideChoose(4, wl, few, none), b = BCEWideChoose(4, wl, many, none), c = BCEWideChoose(4, wl, many, set8), d = BCEWideChoose(4, wl, manyshort, none), e = BCEWideChoose(4, wl, many, set300);
 
-    /* few: every row longer than 64 wide, 16 each; many (2.4 M entries past 512): past 512, 64 each; manyshort (3 M entries of rows of 100): past 512, 16 each */
+    /* few (168,052 entries): every row longer than 16 wide, 16 each; many (2.5 M entries, 2.4 M past 512): past 512, 64 each; manyshort (3 M entries, 18,052 past 512): past 512, 16 each */
     PetscCheck(a.row == BCE_WIDE_ROW_SMALL && a.entries == BCE_WIDE_ENTRIES_PER_THREAD, PETSC_COMM_SELF, PETSC_ERR_PLIB, "wide rows, few entries: %" PetscInt_FMT " entries past %" PetscInt_FMT, a.entries, a.row);
     PetscCheck(b.row == BCE_WIDE_ROW && b.entries == BCE_ENTRIES_PER_THREAD, PETSC_COMM_SELF, PETSC_ERR_PLIB, "wide rows, many entries: %" PetscInt_FMT " entries past %" PetscInt_FMT, b.entries, b.row);
     PetscCheck(c.row == BCE_WIDE_ROW && c.entries == 8, PETSC_COMM_SELF, PETSC_ERR_PLIB, "wide rows, 8 entries set: %" PetscInt_FMT " entries past %" PetscInt_FMT, c.entries, c.row);

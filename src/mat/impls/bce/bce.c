@@ -32,7 +32,7 @@ static PetscInt64 BCEEntriesAbove(PetscInt q, const PetscInt *len, const PetscIn
 /*
    The rule for wide rows (q distinct lengths len, cnt rows each); a nonzero field of set is taken as it is (checked,
    with the chosen values, where it is used: BCEPartition()). Chosen: the wide rows are those longer than
-   BCE_WIDE_ROW_SMALL when these hold at most BCE_WIDE_MAX_ENTRIES entries, else those longer than BCE_WIDE_ROW; they get
+   BCE_WIDE_ROW_SMALL in a matrix of at most BCE_SMALL_ENTRIES entries, else those longer than BCE_WIDE_ROW; they get
    BCE_WIDE_ENTRIES_PER_THREAD entries per thread when they hold at most BCE_WIDE_MAX_ENTRIES entries, else
    BCE_ENTRIES_PER_THREAD.
 
@@ -41,14 +41,16 @@ static PetscInt64 BCEEntriesAbove(PetscInt q, const PetscInt *len, const PetscIn
    100,000 rows, 64 threads each, took the product 11.7 us (aijcusparse 10.4); with 256 threads, 8.1. When they are many,
    the product is bound by throughput, and more threads only add partial sums: R-MAT of scale 20 (6,196 rows of more
    than 512 entries, 7 million entries) went from 139.4 to 144.2 us (bench/results/h100/bce-wide.md). In a small
-   matrix, rows of 65 to 512 entries are such a tail too: on R-MAT of scale 14 they hold half of the entries
-   (bench/results/h100/bce-small.md).
+   matrix the whole product is such a tail: one thread's 17 to 64 entries are 3 to 8 round trips where the product
+   takes a few. With 16 entries per thread in every row of more than 16, R-MAT of scale 14 (228,539 entries) went from
+   8.5 to 5.2 us, the 27-point Laplacian of 24^3 from 5.2 to 4.2; R-MAT of scale 17 (2 million entries) went from 22.5
+   to 24.9 us already with rows past 64 wide (bench/results/h100/bce-small.md).
 */
 BCEWide BCEWideChoose(PetscInt q, const PetscInt *len, const PetscInt64 *cnt, BCEWide set)
 {
   BCEWide w;
 
-  w.row     = set.row ? set.row : (BCEEntriesAbove(q, len, cnt, BCE_WIDE_ROW_SMALL) <= BCE_WIDE_MAX_ENTRIES ? BCE_WIDE_ROW_SMALL : BCE_WIDE_ROW);
+  w.row     = set.row ? set.row : (BCEEntriesAbove(q, len, cnt, 0) <= BCE_SMALL_ENTRIES ? BCE_WIDE_ROW_SMALL : BCE_WIDE_ROW);
   w.entries = set.entries ? set.entries : (BCEEntriesAbove(q, len, cnt, w.row) <= BCE_WIDE_MAX_ENTRIES ? BCE_WIDE_ENTRIES_PER_THREAD : BCE_ENTRIES_PER_THREAD);
   return w;
 }

@@ -22,10 +22,11 @@
 
 #define BCE_BLOCK              256 /* threads per CUDA block, and the most threads per row */
 #define BCE_ENTRIES_PER_THREAD 64  /* t: the fewest threads per row that leave each at most this many entries */
-/* ... at most BCE_WIDE_ENTRIES_PER_THREAD in wide rows: rows longer than BCE_WIDE_ROW_SMALL when these hold at most
-   BCE_WIDE_MAX_ENTRIES entries, else rows longer than BCE_WIDE_ROW when these do (see BCEThreadsPerRow() and
-   BCEWideChoose()) */
-#define BCE_WIDE_ROW_SMALL          64
+/* ... at most BCE_WIDE_ENTRIES_PER_THREAD in wide rows, when these hold at most BCE_WIDE_MAX_ENTRIES entries: rows longer
+   than BCE_WIDE_ROW_SMALL in a matrix of at most BCE_SMALL_ENTRIES entries, else rows longer than BCE_WIDE_ROW (see
+   BCEThreadsPerRow() and BCEWideChoose()) */
+#define BCE_SMALL_ENTRIES           (1 << 20)
+#define BCE_WIDE_ROW_SMALL          16
 #define BCE_WIDE_ROW                512
 #define BCE_WIDE_ENTRIES_PER_THREAD 16
 #define BCE_WIDE_MAX_ENTRIES        (1 << 21)

@@ -677,7 +677,7 @@ static PetscErrorCode BCESetFromOptions(void *fmt, MatGPUFormatOptionItems Petsc
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-mat_bce_l", "The cost model's L, in threads: a block keeping fewer threads busy costs as much as one of L; 0 derives it from the GPU", "MATSEQBCE", L, &L, NULL));
   PetscCall(PetscOptionsInt("-mat_bce_merge_lengths", "Merge the distinct row lengths into at most this many groups before the partition (the paper merges past 100); 0: never, the partition is exact", "MATSEQBCE", merge, &merge, NULL));
-  PetscCall(PetscOptionsInt("-mat_bce_wide_row", "Rows of more than this many entries are wide; 0 chooses: 64 when those rows hold at most 2^21 entries, else 512", "MATSEQBCE", wrow, &wrow, NULL));
+  PetscCall(PetscOptionsInt("-mat_bce_wide_row", "Rows of more than this many entries are wide; 0 chooses: 16 in a matrix of at most 2^20 entries, else 512", "MATSEQBCE", wrow, &wrow, NULL));
   PetscCall(PetscOptionsInt("-mat_bce_wide_entries_per_thread", "Entries per thread at most in wide rows, 1 to 64 (64 in the others); 0 chooses: 16 when wide rows hold at most 2^21 entries, else 64", "MATSEQBCE", wide, &wide, NULL));
   PetscCheck(L >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_l %" PetscInt_FMT " is negative", L);
   PetscCheck(merge >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_merge_lengths %" PetscInt_FMT " is negative", merge);
@@ -752,7 +752,7 @@ MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, MATMPIBCE, BCECreate, BCEC
 +  -mat_type bce - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
 .  -mat_bce_l <L> - the cost model's L, in threads; 0 (default) derives it from the GPU's occupancy limits
 .  -mat_bce_merge_lengths <G> - merge the distinct row lengths into at most G groups first (the paper's rule past 100 lengths); 0 (default): never, the partition is exact
-.  -mat_bce_wide_row <W> - rows of more than W entries are wide; 0 (default): 64 when those rows hold at most 2^21 entries, else 512
+.  -mat_bce_wide_row <W> - rows of more than W entries are wide; 0 (default): 16 in a matrix of at most 2^20 entries, else 512
 -  -mat_bce_wide_entries_per_thread <n> - entries per thread at most in wide rows, 1 to 64 (64 in the others); 0 (default): 16 when the wide rows hold at most 2^21 entries, else 64
 
    Level: beginner
