@@ -249,7 +249,7 @@ static PetscErrorCode BCECheckInvariants(const CSR *A, const BCEArrays *F, Petsc
 static PetscErrorCode BCEBuild(const CSR *A, PetscInt v, void **F)
 {
   const PetscInt Ls[] = {1, 4, 32, 64, 256, 1000000}, L = Ls[v % 6], G = (v / 6) % 2 ? 3 : 0, wides[] = {0, 64, 4}, wrows[] = {0, 512, 8};
-  const BCEWide  wide = {wrows[(v / 2) % 3], wides[v / 12]};
+  const BCEWide  wide = {wrows[v / 36], wides[(v / 12) % 3]};
   BCEArrays     *c;
   PetscInt64     inrow = 0; /* entries in rows longer than the rule's row */
   PetscInt       row;
@@ -284,9 +284,9 @@ static PetscErrorCode   CMRSParameters(void);
 static PetscErrorCode   SELLCSParameters(void);
 static PetscErrorCode   BCEParameters(void);
 static const HostFormat formats[] = {
-    {"cmrs",   20, CMRSBuild,   CMRSMult,   CMRSDestroy,   CMRSParameters  },
-    {"sellcs", 32, SELLCSBuild, SELLCSMult, SELLCSDestroy, SELLCSParameters},
-    {"bce",    36, BCEBuild,    BCEMult,    BCEDestroy,    BCEParameters   },
+    {"cmrs",   20,  CMRSBuild,   CMRSMult,   CMRSDestroy,   CMRSParameters  },
+    {"sellcs", 32,  SELLCSBuild, SELLCSMult, SELLCSDestroy, SELLCSParameters},
+    {"bce",    108, BCEBuild,    BCEMult,    BCEDestroy,    BCEParameters   },
 };
 static const HostFormat *fmt;
 

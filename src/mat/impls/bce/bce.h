@@ -16,7 +16,8 @@
    Schedule. The kernel runs `nsub` CUDA blocks of BCE_BLOCK threads; block b owns [sub0, sub0 + nsub_b): a
    sub-block of BCE_BLOCK / t rows, or, for rows split in `pieces` parts (the widest blocks), one part of one
    row, whose partial sums the last part to finish adds in order. The device runs the sub-blocks of rows of
-   64 or more threads first, then the others by the original index of their first row (cuda/bce.cu).
+   two or more threads first, widest block first, then the others (one thread per row) by the original index of their
+   first row (cuda/bce.cu).
 */
 #include "../common/gpuformat.h"
 

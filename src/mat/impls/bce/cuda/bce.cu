@@ -811,13 +811,15 @@ PetscErrorCode MatBCEGetPartition(Mat A, PetscInt *L, PetscInt *k, PetscInt **wi
 . A - the matrix
 
   Output Parameters:
-+ row     - the length past which a row is wide (before the first product: the requested value, 0 for chosen)
-- entries - the entries per thread at most in wide rows (before the first product: the requested value, 0 for chosen)
++ row     - the length past which a row is wide, as the last build chose it (before the first build, and while the
+            matrix has no entries: the requested value, 0 for chosen)
+- entries - the entries per thread at most in wide rows, likewise
 
   Level: intermediate
 
   Note:
-  Set with `-mat_bce_wide_row` and `-mat_bce_wide_entries_per_thread`; see `MATSEQBCE` for the choice.
+  Set with `-mat_bce_wide_row` and `-mat_bce_wide_entries_per_thread`; see `MATSEQBCE` for the choice. A change of
+  these options takes effect at the next build (the next product), and only then shows here.
 
 .seealso: [](ch_matrices), `Mat`, `MATSEQBCE`, `MatBCEGetPartition()`
 @*/
