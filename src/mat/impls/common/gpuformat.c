@@ -277,6 +277,15 @@ PetscErrorCode MatGPUFormatGetFormat_Private(Mat A, MatGPUFormatOps *ops, void *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The format object of A, which must be of the sequential type of ops (the formats' getters): else an error naming both */
+PetscErrorCode MatGPUFormatRequireFormat_Private(Mat A, MatGPUFormatOps *ops, void **fmt)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetFormat_Private(A, ops, fmt));
+  PetscCheck(*fmt, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not %s", ((PetscObject)A)->type_name, ops->seqtype);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Forces a rebuild at the next product, after a parameter change */
 PetscErrorCode MatGPUFormatInvalidate_Private(Mat A)
 {

@@ -98,6 +98,7 @@ PETSC_INTERN PetscErrorCode MatGPUFormatRegister_Private(MatGPUFormatOps *);
 PETSC_INTERN PetscErrorCode MatCreate_SeqGPUFormat_Private(Mat, MatGPUFormatOps *);
 PETSC_INTERN PetscErrorCode MatCreate_MPIGPUFormat_Private(Mat, MatGPUFormatOps *);
 PETSC_INTERN PetscErrorCode MatGPUFormatGetFormat_Private(Mat, MatGPUFormatOps *, void **);
+PETSC_INTERN PetscErrorCode MatGPUFormatRequireFormat_Private(Mat, MatGPUFormatOps *, void **);
 PETSC_INTERN PetscErrorCode MatGPUFormatInvalidate_Private(Mat);
 
 /* Entries at most: the kernels index with 32-bit integers and step up to this far past the last entry */

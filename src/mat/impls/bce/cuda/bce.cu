@@ -790,8 +790,7 @@ PetscErrorCode MatBCEGetPartition(Mat A, PetscInt *L, PetscInt *k, PetscInt **wi
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscCall(MatGPUFormatGetFormat_Private(A, &MatBCEOps, (void **)&bc));
-  PetscCheck(bc, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not %s", ((PetscObject)A)->type_name, MATSEQBCE);
+  PetscCall(MatGPUFormatRequireFormat_Private(A, &MatBCEOps, (void **)&bc));
   if (L) *L = bc->h.L ? bc->h.L : bc->L;
   if (k) *k = bc->h.k;
   if (widths) {
@@ -829,8 +828,7 @@ PetscErrorCode MatBCEGetWideRows(Mat A, PetscInt *row, PetscInt *entries)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscCall(MatGPUFormatGetFormat_Private(A, &MatBCEOps, (void **)&bc));
-  PetscCheck(bc, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not %s", ((PetscObject)A)->type_name, MATSEQBCE);
+  PetscCall(MatGPUFormatRequireFormat_Private(A, &MatBCEOps, (void **)&bc));
   if (row) *row = bc->h.wide.entries ? bc->h.wide.row : bc->wide.row; /* h.wide is set by a build */
   if (entries) *entries = bc->h.wide.entries ? bc->h.wide.entries : bc->wide.entries;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -878,7 +878,7 @@ MatGPUFormatOps MatCMRSOps = {"cmrs", "CMRS", MATSEQCMRS, MATMPICMRS, CMRSCreate
 .  -mat_cmrs_sort_columns <bool> - sort the entries of each strip by column (default true: measured faster, see bench/README.md)
 .  -mat_cmrs_strips_per_warp <n> - strips a warp loads at once, 1, 2 or 4; 0 (default) chooses from the mean strip length
 .  -mat_cmrs_long_strip <n> - strips of more than n entries are split into chunks, a warp each; 0 (default) chooses from the entries
-.  -mat_cmrs_chunk <n> - entries per chunk of a split strip, at least 32; 0 (default): under about 2 million entries 128, 256 or 512, the least that leaves at most 64 chunks to the longest row, else 1024
+.  -mat_cmrs_chunk <n> - entries per chunk of a split strip, 32 to 4096; 0 (default): under about 2 million entries 128, 256 or 512, the least that leaves at most 64 chunks to the longest row, else 1024
 -  -mat_cmrs_pack_columns <bool> - pack the row in strip into the column index when possible (default true)
 
    Level: beginner
@@ -955,8 +955,7 @@ PetscErrorCode MatCMRSGetHeight(Mat A, PetscInt *height)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(height, 2);
-  PetscCall(MatGPUFormatGetFormat_Private(A, &MatCMRSOps, (void **)&cm));
-  PetscCheck(cm, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not %s", ((PetscObject)A)->type_name, MATSEQCMRS);
+  PetscCall(MatGPUFormatRequireFormat_Private(A, &MatCMRSOps, (void **)&cm));
   *height = cm->d.height ? cm->d.height : cm->height;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -746,8 +746,7 @@ PetscErrorCode MatSELLCSGetParameters(Mat A, PetscInt *C, PetscInt *sigma, Petsc
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscCall(MatGPUFormatGetFormat_Private(A, &MatSELLCSOps, (void **)&sc));
-  PetscCheck(sc, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not %s", ((PetscObject)A)->type_name, MATSEQSELLCS);
+  PetscCall(MatGPUFormatRequireFormat_Private(A, &MatSELLCSOps, (void **)&sc));
   if (C) *C = sc->C;
   if (sigma) *sigma = sc->d.sigma ? sc->d.sigma : sc->sigma;
   if (T) *T = sc->T ? sc->T : sc->threads;
