@@ -14,7 +14,7 @@
 #             mpiaijcusparse's MatMult and with /overlap; MATRICES for its matrices), then ex45's time to solution on
 #             1 and 2 GPUs (bench/mg.py; KSP_CASES, KSP_TYPES, KSP_NP, KSP_REPEAT for its options)
 #   refresh   bench/run_suite.sh refresh (records with rebuild and host-assembled times), again with
-#             -mat_gpuformat_stream_alloc false (cudaMalloc(); bench-cudamalloc/) if 200 s are left, then the build phases (-info)
+#             -mat_gpuformat_stream_alloc true (the stream-ordered pool; bench-pool/) if 200 s are left, then the build phases (-info)
 #   spmv      bench/run_suite.sh for each suite of SPMV_SUITES (default "cmrs sellcs bce rmat"; PETSc's sellcuda
 #             included), records with provenance in spmv/SUITE.jsonl, each suite within what is left of the deadline
 #   launch    bench/launch_profile.sh (GPU time, the host's issue time and Nsight Compute's kernels per product) on each
@@ -169,12 +169,12 @@ if [[ " $steps " == *" refresh "* ]]; then
     # the records without -info (its synchronisations would lengthen the builds), then the phases of one run per matrix
     OUT="$work/gpu-checks/bench" SELLCUDA=0 timeout "$t" bash bench/run_suite.sh refresh > "$work/gpu-checks/refresh-run.log" 2>&1
     echo "refresh rc=$?" | tee -a "$work/gpu-checks/refresh-run.log"
-    # the same with the formats' memory from cudaMalloc() instead of the stream-ordered pool (records: "stream_alloc":
-    # false), if there is time
+    # the same with the formats' memory from the stream-ordered pool instead of cudaMalloc() (the default on PETSc's default
+    # stream; records: "stream_alloc": true), if there is time
     t=$(($(left) - 20))
     if [ "$t" -gt 200 ]; then
-      OUT="$work/gpu-checks/bench-cudamalloc" SELLCUDA=0 BENCH_ARGS="-mat_gpuformat_stream_alloc false" timeout "$t" bash bench/run_suite.sh refresh > "$work/gpu-checks/refresh-cudamalloc-run.log" 2>&1
-      echo "refresh (cudaMalloc) rc=$?" | tee -a "$work/gpu-checks/refresh-cudamalloc-run.log"
+      OUT="$work/gpu-checks/bench-pool" SELLCUDA=0 BENCH_ARGS="-mat_gpuformat_stream_alloc true" timeout "$t" bash bench/run_suite.sh refresh > "$work/gpu-checks/refresh-pool-run.log" 2>&1
+      echo "refresh (pool) rc=$?" | tee -a "$work/gpu-checks/refresh-pool-run.log"
     fi
     for m in "lap2d5 -grid 2048" "rmat -scale 20 -edge_factor 16" "circuit -rows 4000000" "longrows -rows 1000000 -long_rows 4 -long_len 100000"; do
       t=$(($(left) - 20))

@@ -114,7 +114,12 @@ PetscErrorCode PetscGPUFormatsInitializePackage(void)
   PetscGPUFormatsPackageInitialized = PETSC_TRUE;
 #if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
   /* once for the run: a device block is freed the way it was allocated */
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_gpuformat_stream_alloc", &MatGPUFormatStreamAlloc, NULL));
+  {
+    PetscBool pool, set;
+
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_gpuformat_stream_alloc", &pool, &set));
+    if (set) MatGPUFormatStreamAllocOption = pool ? PETSC_BOOL3_TRUE : PETSC_BOOL3_FALSE;
+  }
 #endif
   PetscCall(MatGPUFormatRegister_Private(&MatCMRSOps));
   PetscCall(MatRegisterRootName(MATCMRS, MATSEQCMRS, MATMPICMRS));

@@ -402,7 +402,7 @@ static PetscErrorCode MatGPUFormatNonzeros_Private(Mat A, PetscInt *nnz)
 /* The build from the device CSR: its row statistics, then the format's own build */
 static PetscErrorCode MatGPUFormatBuildFromCSR_Private(Mat_GPUFormat *ctx, MatGPUFormatCSR *csr, MatGPUFormatPhases *phases)
 {
-  PetscErrorCode ierr;
+  PetscErrorCode ierr, ferr;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatRowStats_Private(ctx->ops->title, csr->m, csr->rowptr, csr->stream, &csr->stats));
@@ -411,9 +411,13 @@ static PetscErrorCode MatGPUFormatBuildFromCSR_Private(Mat_GPUFormat *ctx, MatGP
   csr->nnz                  = ctx->nnz;
   ctx->nzrows               = csr->stats.nzrows;
   MatGPUFormatCurrentPhases = phases;
-  ierr                      = ctx->ops->build(ctx->fmt, csr);
+  PetscCall(MatGPUFormatDeferFrees_Private(PETSC_TRUE));
+  ierr = ctx->ops->build(ctx->fmt, csr);
+  /* the temporaries kept with cudaMalloc(), on every path; a failure there is reported unless the build's own came first */
+  ferr                      = MatGPUFormatFreeDeferred_Private(csr->stream);
   MatGPUFormatCurrentPhases = NULL;
   PetscCall(ierr);
+  PetscCall(ferr);
   /* a build waits for its kernels (its time is recorded, and their errors belong to it); a refresh stays asynchronous,
      ordered before the product on the same stream as a product is */
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
@@ -991,11 +995,13 @@ static PetscErrorCode MatView_GPUFormat(Mat A, PetscViewer viewer)
   else if (!ctx->nnz || !A->rmap->n) PetscCall(PetscViewerASCIIPrintf(viewer, "empty matrix: products need no format\n"));
   else {
     PetscLogDouble bytes, csrbytes = 12.0 * ctx->nnz + 4.0 * (A->rmap->n + 1);
+    PetscBool      usepool;
 
     PetscCall(ctx->ops->view(ctx->fmt, viewer));
     PetscCall(ctx->ops->memory(ctx->fmt, &bytes));
     PetscCall(PetscViewerASCIIPrintf(viewer, "device memory: %.0f bytes, %.3f x the CSR arrays (%.0f bytes)\n", bytes, bytes / csrbytes, csrbytes));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "last build: %.3g s; builds %" PetscInt_FMT ", value refreshes %" PetscInt_FMT "; device memory from %s\n", ctx->buildtime, ctx->nbuilds, ctx->nrefreshes, MatGPUFormatStreamAlloc ? "the stream-ordered pool" : "cudaMalloc() (-mat_gpuformat_stream_alloc false)"));
+    PetscCall(MatGPUFormatStreamAlloc_Private(&usepool));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "last build: %.3g s; builds %" PetscInt_FMT ", value refreshes %" PetscInt_FMT "; device memory from %s\n", ctx->buildtime, ctx->nbuilds, ctx->nrefreshes, usepool ? "the stream-ordered pool" : "cudaMalloc()"));
   }
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);

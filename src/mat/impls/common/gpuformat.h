@@ -126,12 +126,16 @@ PETSC_INTERN PetscErrorCode MatGPUFormatRowStats_Private(const char *, PetscInt,
 PETSC_INTERN PetscErrorCode MatGPUFormatGatherValues_Private(PetscInt64, const int *, const PetscScalar *, PetscScalar *, cudaStream_t);
 PETSC_INTERN PetscErrorCode MatGPUFormatDeviceMalloc_Private(const char *, size_t, void **);
 PETSC_INTERN PetscErrorCode MatGPUFormatDeviceFree_Private(void **);
+PETSC_INTERN PetscErrorCode MatGPUFormatDeviceFreeTemporary_Private(void **);
 /* The phase that has just ended in a build (name: a string literal); nothing unless csr->phases->on */
 PETSC_INTERN PetscErrorCode      MatGPUFormatBuildPhase_Private(const MatGPUFormatCSR *, const char *);
 PETSC_INTERN MatGPUFormatPhases *MatGPUFormatCurrentPhases; /* of the build running now, for the allocations' count */
 PETSC_INTERN PetscErrorCode      MatGPUFormatCheckDeviceMemory_Private(const char *, size_t);
 PETSC_INTERN PetscErrorCode      MatGPUFormatReleaseCachedMemory_Private(void);
-PETSC_INTERN PetscBool           MatGPUFormatStreamAlloc; /* -mat_gpuformat_stream_alloc (default true), read once at the package's initialization */
+PETSC_INTERN PetscBool3          MatGPUFormatStreamAllocOption;                /* -mat_gpuformat_stream_alloc, read once at the package's initialization */
+PETSC_INTERN PetscErrorCode      MatGPUFormatStreamAlloc_Private(PetscBool *); /* the formats' memory from the pool, or from cudaMalloc() */
+PETSC_INTERN PetscErrorCode      MatGPUFormatDeferFrees_Private(PetscBool);
+PETSC_INTERN PetscErrorCode      MatGPUFormatFreeDeferred_Private(cudaStream_t);
 
 /*
    The device temporaries of a build, owned by the format object as a stack: a helper takes a mark (scratch.n), allocates
@@ -205,7 +209,7 @@ struct MatGPUFormatThrustAllocator {
   {
     void *q = p;
 
-    (void)MatGPUFormatDeviceFree_Private(&q);
+    (void)MatGPUFormatDeviceFreeTemporary_Private(&q);
   }
 };
 static MatGPUFormatThrustAllocator MatGPUFormatThrustAlloc; /* stateless; Thrust's policy keeps a reference to it */

@@ -109,15 +109,30 @@ PetscErrorCode MatGPUFormatGatherValues_Private(PetscInt64 n, const int *perm, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Errors, without touching the matrix, when `bytes` more device memory than is free would be needed */
 /*
-   -mat_gpuformat_stream_alloc (default true; read once, when the package is initialized): the formats' device memory
-   comes from the device's default memory pool in stream order (cudaMallocAsync()/cudaFreeAsync() on PETSc's current
-   stream), the pool PETSc's own vectors use and keeps cached (PETSc sets its release threshold to the maximum). With
-   false, from cudaMalloc() and cudaFree(), which waits for the whole device. The choice never changes during a run: a
-   block is freed the way it was allocated.
+   -mat_gpuformat_stream_alloc (read once, when the package is initialized): with true, the formats' device memory comes
+   from the device's default memory pool in stream order (cudaMallocAsync()/cudaFreeAsync() on PETSc's current stream),
+   which keeps what it caches (PETSc sets its release threshold to the maximum); with false, from cudaMalloc() and
+   cudaFree(), which waits for the whole device. Unset, the formats allocate as PETSc's vectors do: from the pool when
+   PETSc's current stream is a stream of its own, from cudaMalloc() on the NULL stream (PETSc's default stream type).
+   There the pool would be set up by our first allocation alone, a one-time cost of 7 to 11 ms in a process (an H200,
+   examples/first_touch.cu) that a program using aijcusparse never pays. Undetermined until the first allocation, then
+   fixed for the run: a block is freed the way it was allocated.
 */
-PetscBool MatGPUFormatStreamAlloc = PETSC_TRUE;
+PetscBool3 MatGPUFormatStreamAllocOption = PETSC_BOOL3_UNKNOWN;
+
+PetscErrorCode MatGPUFormatStreamAlloc_Private(PetscBool *pool)
+{
+  PetscFunctionBegin;
+  if (MatGPUFormatStreamAllocOption == PETSC_BOOL3_UNKNOWN) {
+    cudaStream_t stream;
+
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    MatGPUFormatStreamAllocOption = stream ? PETSC_BOOL3_TRUE : PETSC_BOOL3_FALSE;
+  }
+  *pool = MatGPUFormatStreamAllocOption == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* The device's default memory pool: bytes it holds and does not use (free to it, not to cudaMalloc()) */
 static PetscErrorCode MatGPUFormatPoolUnused(size_t *bytes)
@@ -140,9 +155,11 @@ PetscErrorCode MatGPUFormatReleaseCachedMemory_Private(void)
 {
   int           dev;
   cudaMemPool_t pool;
+  PetscBool     usepool = PETSC_TRUE;
 
   PetscFunctionBegin;
-  if (!MatGPUFormatStreamAlloc) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatStreamAlloc_Private(&usepool));
+  if (!usepool) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallCUDA(cudaDeviceSynchronize());
   PetscCallCUDA(cudaGetDevice(&dev));
   PetscCallCUDA(cudaDeviceGetDefaultMemPool(&pool, dev));
@@ -150,13 +167,16 @@ PetscErrorCode MatGPUFormatReleaseCachedMemory_Private(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Errors, without touching the matrix, when `bytes` more device memory than is free would be needed */
 PetscErrorCode MatGPUFormatCheckDeviceMemory_Private(const char *title, size_t bytes)
 {
-  size_t freebytes, totalbytes, pooled = 0;
+  size_t    freebytes, totalbytes, pooled = 0;
+  PetscBool usepool = PETSC_TRUE;
 
   PetscFunctionBegin;
   PetscCallCUDA(cudaMemGetInfo(&freebytes, &totalbytes));
-  if (MatGPUFormatStreamAlloc) PetscCall(MatGPUFormatPoolUnused(&pooled)); /* free to our allocations too */
+  PetscCall(MatGPUFormatStreamAlloc_Private(&usepool));
+  if (usepool) PetscCall(MatGPUFormatPoolUnused(&pooled)); /* free to our allocations too */
   freebytes += pooled;
   PetscCheck(bytes <= freebytes, PETSC_COMM_SELF, PETSC_ERR_MEM,
              "The %s format of this matrix needs %zu bytes of device memory, but %zu of %zu are free. The matrix is unchanged; "
@@ -186,14 +206,16 @@ PetscErrorCode MatGPUFormatBuildPhase_Private(const MatGPUFormatCSR *csr, const 
 PetscErrorCode MatGPUFormatDeviceMalloc_Private(const char *title, size_t bytes, void **ptr)
 {
   cudaError_t         err;
-  MatGPUFormatPhases *ph = MatGPUFormatCurrentPhases;
-  PetscLogDouble      t0 = 0, t1;
+  MatGPUFormatPhases *ph      = MatGPUFormatCurrentPhases;
+  PetscLogDouble      t0      = 0, t1;
+  PetscBool           usepool = PETSC_TRUE;
 
   PetscFunctionBegin;
   *ptr = NULL;
   if (!bytes) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatStreamAlloc_Private(&usepool));
   if (ph && ph->on) PetscCall(PetscTime(&t0));
-  if (MatGPUFormatStreamAlloc) {
+  if (usepool) {
     cudaStream_t stream;
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
@@ -220,14 +242,16 @@ PetscErrorCode MatGPUFormatDeviceFree_Private(void **ptr)
   PetscLogDouble      t0 = 0, t1;
   cudaStream_t        stream;
   cudaError_t         serr = cudaSuccess, ferr = cudaSuccess;
+  PetscBool           usepool = PETSC_TRUE;
 
   PetscFunctionBegin;
   if (!*ptr) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatStreamAlloc_Private(&usepool));
   if (ph && ph->on) PetscCall(PetscTime(&t0));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   /* in stream order; cudaFree() itself need not wait for the kernels queued on PETSc's stream, so we do, and free only
      when the wait succeeded (a kernel may still use the block otherwise: then it is left, not freed under it) */
-  if (MatGPUFormatStreamAlloc) ferr = cudaFreeAsync(*ptr, stream);
+  if (usepool) ferr = cudaFreeAsync(*ptr, stream);
   else {
     serr = cudaStreamSynchronize(stream);
     if (serr == cudaSuccess) ferr = cudaFree(*ptr);
@@ -252,9 +276,75 @@ PetscErrorCode MatGPUFormatScratchMalloc_Private(MatGPUFormatScratch *s, const c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   With cudaMalloc(), each cudaFree() of a temporary in the middle of a build would wait for the build's kernels queued so
+   far, and the device would then idle while the host issues the next ones. During a build (between
+   MatGPUFormatDeferFrees_Private(PETSC_TRUE) and MatGPUFormatFreeDeferred_Private()) the temporaries released (scratch
+   blocks, Thrust's storage; not the format's own arrays, so that a rebuild never holds two formats at once) are kept
+   here instead and freed together after one wait at the build's end. With the pool they are freed in stream order at once.
+*/
+#define MATGPUFORMAT_DEFERRED_MAX 64
+static void     *MatGPUFormatDeferred[MATGPUFORMAT_DEFERRED_MAX];
+static PetscInt  MatGPUFormatNDeferred = 0;
+static PetscBool MatGPUFormatDeferring = PETSC_FALSE;
+
+PetscErrorCode MatGPUFormatDeferFrees_Private(PetscBool on)
+{
+  PetscFunctionBegin;
+  MatGPUFormatDeferring = on;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Frees the temporaries kept during a build, after the kernels queued on stream; called on every path out of a build */
+PetscErrorCode MatGPUFormatFreeDeferred_Private(cudaStream_t stream)
+{
+  MatGPUFormatPhases *ph = MatGPUFormatCurrentPhases;
+  PetscLogDouble      t0 = 0, t1;
+  cudaError_t         serr, ferr = cudaSuccess;
+
+  PetscFunctionBegin;
+  MatGPUFormatDeferring = PETSC_FALSE;
+  if (!MatGPUFormatNDeferred) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ph && ph->on) PetscCall(PetscTime(&t0));
+  serr = cudaStreamSynchronize(stream);
+  /* after a failed wait a kernel may still use the blocks: they are left, not freed under it */
+  for (PetscInt i = 0; i < MatGPUFormatNDeferred; i++) {
+    if (serr == cudaSuccess) {
+      cudaError_t err = cudaFree(MatGPUFormatDeferred[i]);
+
+      if (ferr == cudaSuccess) ferr = err;
+    }
+    MatGPUFormatDeferred[i] = NULL;
+  }
+  if (ph && ph->on) {
+    PetscCall(PetscTime(&t1));
+    ph->frees += MatGPUFormatNDeferred;
+    ph->mallocseconds += t1 - t0;
+  }
+  MatGPUFormatNDeferred = 0;
+  PetscCallCUDA(serr);
+  PetscCallCUDA(ferr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Frees a build's temporary (a scratch block, Thrust's temporary storage): kept for the build's end with cudaMalloc() */
+PetscErrorCode MatGPUFormatDeviceFreeTemporary_Private(void **ptr)
+{
+  PetscBool usepool = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  if (!*ptr) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatStreamAlloc_Private(&usepool));
+  if (!usepool && MatGPUFormatDeferring && MatGPUFormatNDeferred < MATGPUFORMAT_DEFERRED_MAX) {
+    MatGPUFormatDeferred[MatGPUFormatNDeferred++] = *ptr;
+    *ptr                                          = NULL;
+  } else PetscCall(MatGPUFormatDeviceFree_Private(ptr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatGPUFormatScratchRelease_Private(MatGPUFormatScratch *s, PetscInt mark)
 {
   PetscFunctionBegin;
-  while (s->n > mark) PetscCall(MatGPUFormatDeviceFree_Private(&s->ptr[--s->n]));
+  while (s->n > mark) PetscCall(MatGPUFormatDeviceFreeTemporary_Private(&s->ptr[--s->n]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
