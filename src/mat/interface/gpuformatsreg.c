@@ -89,6 +89,9 @@ PetscErrorCode PetscGPUFormatsFinalizePackage(void)
 {
   PetscFunctionBegin;
   PetscCall(MatGPUFormatRegisterReset_Private());
+#if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
+  MatGPUFormatStreamAllocOption = PETSC_BOOL3_UNKNOWN; /* no format's block outlives PetscFinalize() */
+#endif
   PetscGPUFormatsPackageInitialized = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

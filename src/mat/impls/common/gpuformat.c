@@ -414,7 +414,7 @@ static PetscErrorCode MatGPUFormatBuildFromCSR_Private(Mat_GPUFormat *ctx, MatGP
   PetscCall(MatGPUFormatDeferFrees_Private(PETSC_TRUE));
   ierr = ctx->ops->build(ctx->fmt, csr);
   /* the temporaries kept with cudaMalloc(), on every path; a failure there is reported unless the build's own came first */
-  ferr                      = MatGPUFormatFreeDeferred_Private(csr->stream);
+  ferr                      = MatGPUFormatFreeDeferred_Private();
   MatGPUFormatCurrentPhases = NULL;
   PetscCall(ierr);
   PetscCall(ferr);

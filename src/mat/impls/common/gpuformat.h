@@ -135,7 +135,7 @@ PETSC_INTERN PetscErrorCode      MatGPUFormatReleaseCachedMemory_Private(void);
 PETSC_INTERN PetscBool3          MatGPUFormatStreamAllocOption;                /* -mat_gpuformat_stream_alloc, read once at the package's initialization */
 PETSC_INTERN PetscErrorCode      MatGPUFormatStreamAlloc_Private(PetscBool *); /* the formats' memory from the pool, or from cudaMalloc() */
 PETSC_INTERN PetscErrorCode      MatGPUFormatDeferFrees_Private(PetscBool);
-PETSC_INTERN PetscErrorCode      MatGPUFormatFreeDeferred_Private(cudaStream_t);
+PETSC_INTERN PetscErrorCode      MatGPUFormatFreeDeferred_Private(void);
 
 /*
    The device temporaries of a build, owned by the format object as a stack: a helper takes a mark (scratch.n), allocates

@@ -167,13 +167,79 @@ PetscErrorCode MatGPUFormatReleaseCachedMemory_Private(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Errors, without touching the matrix, when `bytes` more device memory than is free would be needed */
+/*
+   With cudaMalloc(), each cudaFree() of a temporary in the middle of a build would wait for the build's kernels queued so
+   far, and the device would then idle while the host issues the next ones. During a build (between
+   MatGPUFormatDeferFrees_Private(PETSC_TRUE) and MatGPUFormatFreeDeferred_Private()) the temporaries released (scratch
+   blocks, Thrust's storage; not the format's own arrays, so that a rebuild never holds two formats at once) are queued
+   here instead and freed together after one wait: at the build's end, or earlier where the build needs their memory
+   (MatGPUFormatCheckDeviceMemory_Private() before a format's large arrays, an allocation that ran out of memory), so that
+   the queue never raises a build's peak of device memory above what it was. With the pool they are freed in stream order
+   at once.
+*/
+#define MATGPUFORMAT_DEFERRED_MAX 64
+static void     *MatGPUFormatDeferred[MATGPUFORMAT_DEFERRED_MAX];
+static PetscInt  MatGPUFormatNDeferred = 0;
+static PetscBool MatGPUFormatDeferring = PETSC_FALSE;
+
+PetscErrorCode MatGPUFormatDeferFrees_Private(PetscBool on)
+{
+  PetscFunctionBegin;
+  MatGPUFormatDeferring = on;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Frees the queued temporaries after the kernels queued on PETSc's current stream; deferral stays as it is */
+static PetscErrorCode MatGPUFormatFreeQueued(void)
+{
+  MatGPUFormatPhases *ph = MatGPUFormatCurrentPhases;
+  PetscLogDouble      t0 = 0, t1;
+  cudaStream_t        stream;
+  cudaError_t         serr, ferr = cudaSuccess;
+
+  PetscFunctionBegin;
+  if (!MatGPUFormatNDeferred) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  if (ph && ph->on) PetscCall(PetscTime(&t0));
+  serr = cudaStreamSynchronize(stream);
+  /* after a failed wait a kernel may still use the blocks: they are left, not freed under it */
+  for (PetscInt i = 0; i < MatGPUFormatNDeferred; i++) {
+    if (serr == cudaSuccess) {
+      cudaError_t err = cudaFree(MatGPUFormatDeferred[i]);
+
+      if (ferr == cudaSuccess) ferr = err;
+    }
+    MatGPUFormatDeferred[i] = NULL;
+  }
+  if (ph && ph->on) {
+    PetscCall(PetscTime(&t1));
+    ph->frees += MatGPUFormatNDeferred;
+    ph->mallocseconds += t1 - t0;
+  }
+  MatGPUFormatNDeferred = 0;
+  PetscCallCUDA(serr);
+  PetscCallCUDA(ferr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Ends the deferral of a build and frees what it queued; called on every path out of a build */
+PetscErrorCode MatGPUFormatFreeDeferred_Private(void)
+{
+  PetscFunctionBegin;
+  MatGPUFormatDeferring = PETSC_FALSE;
+  PetscCall(MatGPUFormatFreeQueued());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Errors, without touching the matrix, when `bytes` more device memory than is free would be needed (the temporaries
+   queued by the build freed first) */
 PetscErrorCode MatGPUFormatCheckDeviceMemory_Private(const char *title, size_t bytes)
 {
   size_t    freebytes, totalbytes, pooled = 0;
   PetscBool usepool = PETSC_TRUE;
 
   PetscFunctionBegin;
+  PetscCall(MatGPUFormatFreeQueued());
   PetscCallCUDA(cudaMemGetInfo(&freebytes, &totalbytes));
   PetscCall(MatGPUFormatStreamAlloc_Private(&usepool));
   if (usepool) PetscCall(MatGPUFormatPoolUnused(&pooled)); /* free to our allocations too */
@@ -220,7 +286,14 @@ PetscErrorCode MatGPUFormatDeviceMalloc_Private(const char *title, size_t bytes,
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     err = cudaMallocAsync(ptr, bytes, stream);
-  } else err = cudaMalloc(ptr, bytes);
+  } else {
+    err = cudaMalloc(ptr, bytes);
+    if (err == cudaErrorMemoryAllocation && MatGPUFormatNDeferred) { /* once more, with the build's queued temporaries freed */
+      (void)cudaGetLastError();
+      PetscCall(MatGPUFormatFreeQueued());
+      err = cudaMalloc(ptr, bytes);
+    }
+  }
   if (ph && ph->on) {
     PetscCall(PetscTime(&t1));
     ph->mallocs++;
@@ -273,57 +346,6 @@ PetscErrorCode MatGPUFormatScratchMalloc_Private(MatGPUFormatScratch *s, const c
   PetscCheck(s->n < MATGPUFORMAT_SCRATCH_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More than %d device temporaries in a %s build", MATGPUFORMAT_SCRATCH_MAX, title);
   PetscCall(MatGPUFormatDeviceMalloc_Private(title, bytes, &s->ptr[s->n]));
   *ptr = s->ptr[s->n++];
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-   With cudaMalloc(), each cudaFree() of a temporary in the middle of a build would wait for the build's kernels queued so
-   far, and the device would then idle while the host issues the next ones. During a build (between
-   MatGPUFormatDeferFrees_Private(PETSC_TRUE) and MatGPUFormatFreeDeferred_Private()) the temporaries released (scratch
-   blocks, Thrust's storage; not the format's own arrays, so that a rebuild never holds two formats at once) are kept
-   here instead and freed together after one wait at the build's end. With the pool they are freed in stream order at once.
-*/
-#define MATGPUFORMAT_DEFERRED_MAX 64
-static void     *MatGPUFormatDeferred[MATGPUFORMAT_DEFERRED_MAX];
-static PetscInt  MatGPUFormatNDeferred = 0;
-static PetscBool MatGPUFormatDeferring = PETSC_FALSE;
-
-PetscErrorCode MatGPUFormatDeferFrees_Private(PetscBool on)
-{
-  PetscFunctionBegin;
-  MatGPUFormatDeferring = on;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Frees the temporaries kept during a build, after the kernels queued on stream; called on every path out of a build */
-PetscErrorCode MatGPUFormatFreeDeferred_Private(cudaStream_t stream)
-{
-  MatGPUFormatPhases *ph = MatGPUFormatCurrentPhases;
-  PetscLogDouble      t0 = 0, t1;
-  cudaError_t         serr, ferr = cudaSuccess;
-
-  PetscFunctionBegin;
-  MatGPUFormatDeferring = PETSC_FALSE;
-  if (!MatGPUFormatNDeferred) PetscFunctionReturn(PETSC_SUCCESS);
-  if (ph && ph->on) PetscCall(PetscTime(&t0));
-  serr = cudaStreamSynchronize(stream);
-  /* after a failed wait a kernel may still use the blocks: they are left, not freed under it */
-  for (PetscInt i = 0; i < MatGPUFormatNDeferred; i++) {
-    if (serr == cudaSuccess) {
-      cudaError_t err = cudaFree(MatGPUFormatDeferred[i]);
-
-      if (ferr == cudaSuccess) ferr = err;
-    }
-    MatGPUFormatDeferred[i] = NULL;
-  }
-  if (ph && ph->on) {
-    PetscCall(PetscTime(&t1));
-    ph->frees += MatGPUFormatNDeferred;
-    ph->mallocseconds += t1 - t0;
-  }
-  MatGPUFormatNDeferred = 0;
-  PetscCallCUDA(serr);
-  PetscCallCUDA(ferr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
