@@ -400,21 +400,29 @@ static PetscErrorCode MatGPUFormatNonzeros_Private(Mat A, PetscInt *nnz)
 
 #if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
 /* The build from the device CSR: its row statistics, then the format's own build */
+static PetscErrorCode MatGPUFormatBuildSteps(Mat_GPUFormat *ctx, MatGPUFormatCSR *csr)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatRowStats_Private(ctx->ops->title, csr->m, csr->rowptr, csr->stream, &csr->stats));
+  PetscCheck(csr->stats.nnz == ctx->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Device CSR has %" PetscInt_FMT " entries, host %" PetscInt_FMT, csr->stats.nnz, ctx->nnz);
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "row statistics"));
+  csr->nnz    = ctx->nnz;
+  ctx->nzrows = csr->stats.nzrows;
+  PetscCall(ctx->ops->build(ctx->fmt, csr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The build, between the brackets of its temporaries (and its allocations' count, for -info) */
 static PetscErrorCode MatGPUFormatBuildFromCSR_Private(Mat_GPUFormat *ctx, MatGPUFormatCSR *csr, MatGPUFormatPhases *phases)
 {
   PetscErrorCode ierr, ferr;
 
   PetscFunctionBegin;
-  PetscCall(MatGPUFormatRowStats_Private(ctx->ops->title, csr->m, csr->rowptr, csr->stream, &csr->stats));
-  PetscCheck(csr->stats.nnz == ctx->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Device CSR has %" PetscInt_FMT " entries, host %" PetscInt_FMT, csr->stats.nnz, ctx->nnz);
-  PetscCall(MatGPUFormatBuildPhase_Private(csr, "row statistics"));
-  csr->nnz                  = ctx->nnz;
-  ctx->nzrows               = csr->stats.nzrows;
   MatGPUFormatCurrentPhases = phases;
-  PetscCall(MatGPUFormatDeferFrees_Private(PETSC_TRUE));
-  ierr = ctx->ops->build(ctx->fmt, csr);
+  PetscCall(MatGPUFormatBuildTemporariesBegin_Private());
+  ierr = MatGPUFormatBuildSteps(ctx, csr);
   /* the temporaries kept with cudaMalloc(), on every path; a failure there is reported unless the build's own came first */
-  ferr                      = MatGPUFormatFreeDeferred_Private();
+  ferr                      = MatGPUFormatBuildTemporariesEnd_Private();
   MatGPUFormatCurrentPhases = NULL;
   PetscCall(ierr);
   PetscCall(ferr);

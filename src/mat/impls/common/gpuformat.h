@@ -134,8 +134,23 @@ PETSC_INTERN PetscErrorCode      MatGPUFormatCheckDeviceMemory_Private(const cha
 PETSC_INTERN PetscErrorCode      MatGPUFormatReleaseCachedMemory_Private(void);
 PETSC_INTERN PetscBool3          MatGPUFormatStreamAllocOption;                /* -mat_gpuformat_stream_alloc, read once at the package's initialization */
 PETSC_INTERN PetscErrorCode      MatGPUFormatStreamAlloc_Private(PetscBool *); /* the formats' memory from the pool, or from cudaMalloc() */
-PETSC_INTERN PetscErrorCode      MatGPUFormatDeferFrees_Private(PetscBool);
-PETSC_INTERN PetscErrorCode      MatGPUFormatFreeDeferred_Private(void);
+/* Brackets a build (its row statistics included): its temporaries then share one small device block, and with
+   cudaMalloc() the others are freed together at its end, after one wait */
+PETSC_INTERN PetscErrorCode MatGPUFormatBuildTemporariesBegin_Private(void);
+PETSC_INTERN PetscErrorCode MatGPUFormatBuildTemporariesEnd_Private(void);
+/* A temporary of a build (a scratch block, Thrust's storage), freed with MatGPUFormatDeviceFreeTemporary_Private() */
+PETSC_INTERN PetscErrorCode MatGPUFormatTemporaryMalloc_Private(const char *, size_t, void **);
+
+/*
+   A format's arrays in one device allocation: MatGPUFormatDeviceMallocArrays_Private(title, &mem, n, arrays) sets each
+   *arrays[i].ptr to its own part of the block *mem, at a 256-byte boundary (NULL when it has no bytes). The arrays'
+   pointers are views: the format frees mem, and never an array.
+*/
+typedef struct {
+  void **ptr;
+  size_t bytes;
+} MatGPUFormatArray;
+PETSC_INTERN PetscErrorCode MatGPUFormatDeviceMallocArrays_Private(const char *, void **, PetscInt, const MatGPUFormatArray[]);
 
 /*
    The device temporaries of a build, owned by the format object as a stack: a helper takes a mark (scratch.n), allocates
@@ -199,7 +214,7 @@ struct MatGPUFormatThrustAllocator {
   {
     void *p = NULL;
 
-    const PetscErrorCode ierr = MatGPUFormatDeviceMalloc_Private("Thrust temporary", (size_t)bytes, &p);
+    const PetscErrorCode ierr = MatGPUFormatTemporaryMalloc_Private("Thrust temporary", (size_t)bytes, &p);
 
     if (ierr == PETSC_ERR_MEM) throw std::bad_alloc();
     if (ierr) throw std::runtime_error("a device allocation for Thrust failed, not for lack of memory");

@@ -26,7 +26,7 @@ typedef struct {
   BCEArrays            h;      /* sizes and blocks, on the host; the row and entry arrays below are on the device */
   BCEBlock            *blocks; /* h.nblocks */
   int                 *rowno, *rowlen, *col;
-  int                 *iperm; /* during the build: the reordered position of each original row */
+  int                 *iperm; /* during the build (a temporary): the reordered position of each original row */
   long long           *sched; /* h.nsub: block << 32 | sub-block within the block, that each CUDA block runs */
   PetscScalar         *val;
   PetscScalar         *partial; /* h.nparts partial sums of split rows */
@@ -34,6 +34,8 @@ typedef struct {
   MatGPUFormatRowStats stats;
   PetscLogDouble       bytes, partition_ms;
   MatGPUFormatScratch  scratch; /* the build's device temporaries */
+  void                *mem[2];  /* the device allocations that hold the arrays: blocks, rowno, rowlen and sched; col, val,
+                                   partial and done */
 } Mat_BCE;
 
 struct BCEKernelArgs {
@@ -375,7 +377,6 @@ static PetscErrorCode BCESchedule(Mat_BCE *bc, cudaStream_t stream)
 
   PetscFunctionBegin;
   while ((1LL << endbit) <= bc->h.m + bc->h.nblocks) endbit++;
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)n * sizeof(long long), (void **)&bc->sched));
   PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)n * sizeof(long long), (void **)&pair));
   PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)n * sizeof(int), (void **)&key));
   PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)n * sizeof(int), (void **)&keysorted));
@@ -394,15 +395,12 @@ static PetscErrorCode BCEReset(void *fmt)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, 0)); /* temporaries of a build that stopped with an error */
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->blocks));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->rowno));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->rowlen));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->col));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->val));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->iperm));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->sched));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->partial));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->done));
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(bc->mem); i++) PetscCall(MatGPUFormatDeviceFree_Private(&bc->mem[i]));
+  bc->blocks = NULL;
+  bc->rowno = bc->rowlen = bc->col = bc->iperm = NULL;
+  bc->sched                                    = NULL;
+  bc->val = bc->partial = NULL;
+  bc->done              = NULL;
   PetscCall(BCEDestroyHost(&bc->h));
   PetscCall(PetscArrayzero(&bc->h, 1));
   bc->bytes        = 0;
@@ -510,7 +508,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
 {
   Mat_BCE       *bc = (Mat_BCE *)fmt;
   BCEArrays     *h  = &bc->h;
-  PetscInt       q = 0, k, *len = NULL, *ends, nempty;
+  PetscInt       q = 0, k, *len = NULL, *ends, nempty, mark;
   PetscInt64    *cnt = NULL, rows = 0;
   PetscLogDouble t0, t1;
   int           *key, *keysorted, *iota, endbit = 1;
@@ -544,12 +542,20 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "partition"));
 
   /* the rows into their blocks: a stable radix sort of the rows by block, on the bits of the block index */
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nblocks * sizeof(BCEBlock), (void **)&bc->blocks));
+  {
+    const MatGPUFormatArray arrays[] = {
+        {(void **)&bc->blocks, (size_t)h->nblocks * sizeof(BCEBlock)},
+        {(void **)&bc->rowno,  (size_t)h->m * sizeof(int)           },
+        {(void **)&bc->rowlen, (size_t)h->m * sizeof(int)           },
+        {(void **)&bc->sched,  (size_t)h->nsub * sizeof(long long)  }
+    };
+
+    PetscCall(MatGPUFormatDeviceMallocArrays_Private("BCE", &bc->mem[0], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+  }
   PetscCallCUDA(cudaMemcpyAsync(bc->blocks, h->blocks, (size_t)h->nblocks * sizeof(BCEBlock), cudaMemcpyHostToDevice, csr->stream));
   while ((1LL << endbit) < h->nblocks) endbit++;
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&bc->rowno));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&bc->rowlen));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->m * sizeof(int), (void **)&bc->iperm));
+  mark = bc->scratch.n;
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&bc->iperm)); /* to the fill */
   PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&key));
   PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&keysorted));
   PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&iota));
@@ -561,7 +567,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
   bce_rows_kernel<<<MatGPUFormatGrid(h->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, csr->rowptr, bc->rowno, bc->rowlen, bc->iperm);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, 0)); /* in stream order */
+  PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, mark + 1)); /* in stream order; iperm stays */
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "rows into blocks"));
   PetscCall(BCESchedule(bc, csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "schedule"));
@@ -569,16 +575,23 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   /* the entries, padding zeroed, and the partial sums of the split rows */
   bytes = (size_t)h->nslots * (sizeof(int) + sizeof(PetscScalar));
   PetscCall(MatGPUFormatCheckDeviceMemory_Private("BCE", bytes));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nslots * sizeof(int), (void **)&bc->col));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nslots * sizeof(PetscScalar), (void **)&bc->val));
+  {
+    const MatGPUFormatArray arrays[] = {
+        {(void **)&bc->col,     (size_t)h->nslots * sizeof(int)        },
+        {(void **)&bc->val,     (size_t)h->nslots * sizeof(PetscScalar)},
+        {(void **)&bc->partial, (size_t)h->nparts * sizeof(PetscScalar)},
+        {(void **)&bc->done,    (size_t)h->nsplit * sizeof(unsigned)   }
+    };
+
+    PetscCall(MatGPUFormatDeviceMallocArrays_Private("BCE", &bc->mem[1], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+  }
   PetscCallCUDA(cudaMemsetAsync(bc->col, 0, (size_t)h->nslots * sizeof(int), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(bc->val, 0, (size_t)h->nslots * sizeof(PetscScalar), csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
   bce_fill_kernel<<<MatGPUFormatGrid(h->nnz, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nnz, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, csr->colind, csr->val, bc->iperm, bc->col, bc->val);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&bc->iperm)); /* in stream order */
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nparts * sizeof(PetscScalar), (void **)&bc->partial));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("BCE", (size_t)h->nsplit * sizeof(unsigned), (void **)&bc->done));
+  PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, mark)); /* iperm, in stream order */
+  bc->iperm = NULL;
   if (h->nsplit) PetscCallCUDA(cudaMemsetAsync(bc->done, 0, (size_t)h->nsplit * sizeof(unsigned), csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "fill"));
   bc->bytes = (PetscLogDouble)bytes + (PetscLogDouble)h->nblocks * sizeof(BCEBlock) + 2.0 * h->m * sizeof(int) + (PetscLogDouble)h->nsub * sizeof(long long) + (PetscLogDouble)h->nparts * sizeof(PetscScalar) + (PetscLogDouble)h->nsplit * sizeof(unsigned);

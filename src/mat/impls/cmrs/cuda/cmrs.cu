@@ -79,6 +79,7 @@ typedef struct {
   MatGPUFormatRowStats stats;
   PetscLogDouble       bytes;
   MatGPUFormatScratch  scratch; /* the build's device temporaries */
+  void                *mem[3];  /* the device allocations that hold the arrays: d's and perm; longstrips, chunkptr and done; partial */
 } Mat_CMRS;
 
 struct CMRSKernelArgs {
@@ -585,16 +586,12 @@ static PetscErrorCode CMRSReset(void *fmt)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatScratchRelease_Private(&cm->scratch, 0)); /* temporaries of a build that stopped with an error */
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->d.strip_ptr));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->d.colind));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->d.rowin));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->d.val));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->perm));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->longstrips));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->chunkptr));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->partial));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&cm->done));
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(cm->mem); i++) PetscCall(MatGPUFormatDeviceFree_Private(&cm->mem[i]));
   PetscCall(PetscArrayzero(&cm->d, 1));
+  cm->perm       = NULL;
+  cm->longstrips = cm->chunkptr = NULL;
+  cm->partial                   = NULL;
+  cm->done                      = NULL;
   cm->nlong = cm->nchunks = cm->longthreshold = 0;
   cm->chunk                                   = 0;
   cm->small                                   = PETSC_FALSE;
@@ -687,8 +684,15 @@ static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
   islong = CMRSIsLong{d->strip_ptr, (int)cm->longthreshold};
   MatGPUFormatCallThrust(cm->nlong = thrust::count_if(policy, first, first + nstrips, islong));
   if (!cm->nlong) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)cm->nlong * sizeof(int), (void **)&cm->longstrips));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)(cm->nlong + 1) * sizeof(int), (void **)&cm->chunkptr));
+  {
+    const MatGPUFormatArray arrays[] = {
+        {(void **)&cm->longstrips, (size_t)cm->nlong * sizeof(int)      },
+        {(void **)&cm->chunkptr,   (size_t)(cm->nlong + 1) * sizeof(int)},
+        {(void **)&cm->done,       (size_t)cm->nlong * sizeof(unsigned) }
+    };
+
+    PetscCall(MatGPUFormatDeviceMallocArrays_Private("CMRS", &cm->mem[1], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+  }
   MatGPUFormatCallThrust(thrust::copy_if(policy, first, first + nstrips, cm->longstrips, islong));
   MatGPUFormatCallThrust(thrust::transform(policy, cm->longstrips, cm->longstrips + cm->nlong, cm->chunkptr, CMRSChunks{d->strip_ptr, (int)cm->chunk}));
   PetscCallCUDA(cudaMemsetAsync(cm->chunkptr + cm->nlong, 0, sizeof(int), stream));
@@ -696,8 +700,8 @@ static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
   PetscCallCUDA(cudaMemcpyAsync(&nchunks, cm->chunkptr + cm->nlong, sizeof(int), cudaMemcpyDeviceToHost, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream));
   cm->nchunks = nchunks;
-  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)nchunks * d->height * sizeof(PetscScalar), (void **)&cm->partial));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)cm->nlong * sizeof(unsigned), (void **)&cm->done));
+  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)nchunks * d->height * sizeof(PetscScalar), &cm->mem[2]));
+  cm->partial = (PetscScalar *)cm->mem[2];
   PetscCallCUDA(cudaMemsetAsync(cm->done, 0, (size_t)cm->nlong * sizeof(unsigned), stream));
   cm->bytes += (cm->nlong * 3 + 1) * sizeof(int) + (PetscLogDouble)nchunks * d->height * sizeof(PetscScalar);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -724,11 +728,17 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   temporary  = d->sorted ? (size_t)d->nnz * (sizeof(int) + 2 * sizeof(unsigned long long)) : 0;
   PetscCall(MatGPUFormatCheckDeviceMemory_Private("CMRS", persistent + temporary));
   /* one int more than the strips need: the flag of CMRSRankStrips(), so that the ranking allocates nothing */
-  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)(d->nstrips + 2) * sizeof(int), (void **)&d->strip_ptr));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)d->nnz * sizeof(unsigned), (void **)&d->colind));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)d->nnz * sizeof(PetscScalar), (void **)&d->val));
-  if (!d->packed) PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)d->nnz, (void **)&d->rowin));
-  if (d->sorted) PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)d->nnz * sizeof(int), (void **)&cm->perm));
+  {
+    const MatGPUFormatArray arrays[] = {
+        {(void **)&d->strip_ptr, (size_t)(d->nstrips + 2) * sizeof(int)              },
+        {(void **)&d->colind,    (size_t)d->nnz * sizeof(unsigned)                   },
+        {(void **)&d->val,       (size_t)d->nnz * sizeof(PetscScalar)                },
+        {(void **)&d->rowin,     d->packed ? 0 : (size_t)d->nnz                      },
+        {(void **)&cm->perm,     d->sorted ? (size_t)d->nnz * sizeof(int) : (size_t)0}
+    };
+
+    PetscCall(MatGPUFormatDeviceMallocArrays_Private("CMRS", &cm->mem[0], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+  }
   cm->bytes = (PetscLogDouble)persistent;
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
 

@@ -59,7 +59,7 @@ PetscErrorCode MatGPUFormatRowStats_Private(const char *title, PetscInt m, const
 
   PetscFunctionBegin;
   /* through the format's allocator: out of device memory is PETSC_ERR_MEM there, which the build falls back from */
-  PetscCall(MatGPUFormatDeviceMalloc_Private(title, sizeof(*d), (void **)&d));
+  PetscCall(MatGPUFormatTemporaryMalloc_Private(title, sizeof(*d), (void **)&d));
   err = cudaMemsetAsync(d, 0, sizeof(*d), stream);
   if (err == cudaSuccess) {
     row_stats_kernel<<<nblocks, GPUFORMAT_BLOCK, 0, stream>>>((int)m, rowptr, d);
@@ -67,7 +67,7 @@ PetscErrorCode MatGPUFormatRowStats_Private(const char *title, PetscInt m, const
   }
   if (err == cudaSuccess) err = cudaMemcpyAsync(&h, d, sizeof(h), cudaMemcpyDeviceToHost, stream);
   if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&d)); /* on every path */
+  PetscCall(MatGPUFormatDeviceFreeTemporary_Private((void **)&d)); /* on every path */
   PetscCallCUDA(err);
   /* the lengths and their squares are summed exactly (at most 2^31 entries, so a sum of squares below 2^62) */
   stats->nnz    = (PetscInt)h.nnz;
@@ -170,22 +170,103 @@ PetscErrorCode MatGPUFormatReleaseCachedMemory_Private(void)
 /*
    With cudaMalloc(), each cudaFree() of a temporary in the middle of a build would wait for the build's kernels queued so
    far, and the device would then idle while the host issues the next ones. During a build (between
-   MatGPUFormatDeferFrees_Private(PETSC_TRUE) and MatGPUFormatFreeDeferred_Private()) the temporaries released (scratch
-   blocks, Thrust's storage; not the format's own arrays, so that a rebuild never holds two formats at once) are queued
-   here instead and freed together after one wait: at the build's end, or earlier where the build needs their memory
-   (MatGPUFormatCheckDeviceMemory_Private() before a format's large arrays, an allocation that ran out of memory), so that
-   the queue never raises a build's peak of device memory above what it was. With the pool they are freed in stream order
-   at once.
+   MatGPUFormatBuildTemporariesBegin_Private() and MatGPUFormatBuildTemporariesEnd_Private()) the temporaries released
+   (scratch blocks, Thrust's storage; not the format's own arrays, so that a rebuild never holds two formats at once) are
+   queued here instead and freed together after one wait: at the build's end, or earlier where the build needs their
+   memory (MatGPUFormatCheckDeviceMemory_Private() before a format's large arrays, an allocation that ran out of memory),
+   so that the queue never raises a build's peak of device memory above what it was. With the pool they are freed in
+   stream order at once.
 */
 #define MATGPUFORMAT_DEFERRED_MAX 64
 static void     *MatGPUFormatDeferred[MATGPUFORMAT_DEFERRED_MAX];
 static PetscInt  MatGPUFormatNDeferred = 0;
 static PetscBool MatGPUFormatDeferring = PETSC_FALSE;
 
-PetscErrorCode MatGPUFormatDeferFrees_Private(PetscBool on)
+/*
+   The small temporaries of a build (Thrust's storage for a scan or a count, the row statistics' sums, a format's short
+   scratch arrays: up to 64 KiB each) come from one block of 1 MiB, allocated at the first of them and freed at the
+   build's end, not from an allocation each. A build on an H100 made up to 24 allocations, about 65 us each with
+   cudaMalloc(), 10 of them such temporaries. They are stacked in the order taken; one given back leaves its place until
+   the ones above it are given back too. Every use is ordered on the stream the block was taken on (PETSc's current
+   stream, that of every build), so a place is reused only after its last kernel: no wait. A temporary on another stream,
+   or one that does not fit, is allocated on its own. A block still holding temporaries at the build's end (a build
+   stopped by an error: the format's reset() gives its scratch back later) is freed when the last one is given back.
+*/
+#define MATGPUFORMAT_TEMP_BYTES   ((size_t)1 << 20)
+#define MATGPUFORMAT_TEMP_LARGEST ((size_t)1 << 16)
+#define MATGPUFORMAT_TEMP_MAX     64
+#define MATGPUFORMAT_ALIGN        ((size_t)256)
+static struct {
+  char        *base;                             /* NULL when there is no block */
+  cudaStream_t stream;                           /* the stream its temporaries are ordered on */
+  PetscInt     n;                                /* temporaries on the stack, given back or not */
+  size_t       start[MATGPUFORMAT_TEMP_MAX];     /* offset of each */
+  size_t       end[MATGPUFORMAT_TEMP_MAX];       /* offset past its last byte */
+  PetscBool    givenback[MATGPUFORMAT_TEMP_MAX]; /* given back, its place not yet free (one above it is not) */
+} MatGPUFormatTemps;
+
+static inline size_t MatGPUFormatAlignUp(size_t bytes)
+{
+  return (bytes + MATGPUFORMAT_ALIGN - 1) / MATGPUFORMAT_ALIGN * MATGPUFORMAT_ALIGN;
+}
+
+/* The block is freed once it holds nothing and no build is running */
+static PetscErrorCode MatGPUFormatTempsTrim(void)
 {
   PetscFunctionBegin;
-  MatGPUFormatDeferring = on;
+  if (MatGPUFormatTemps.base && !MatGPUFormatTemps.n && !MatGPUFormatDeferring) PetscCall(MatGPUFormatDeviceFree_Private((void **)&MatGPUFormatTemps.base));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A temporary of `bytes` from the block, when a build is running, the block is on PETSc's current stream and it fits;
+ *ptr stays NULL otherwise */
+static PetscErrorCode MatGPUFormatTempsTake(const char *title, size_t bytes, void **ptr)
+{
+  cudaStream_t stream;
+  size_t       start;
+
+  PetscFunctionBegin;
+  *ptr = NULL;
+  if (!MatGPUFormatDeferring || bytes > MATGPUFORMAT_TEMP_LARGEST || MatGPUFormatTemps.n >= MATGPUFORMAT_TEMP_MAX) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  if (!MatGPUFormatTemps.base) {
+    PetscCall(MatGPUFormatDeviceMalloc_Private(title, MATGPUFORMAT_TEMP_BYTES, (void **)&MatGPUFormatTemps.base));
+    MatGPUFormatTemps.stream = stream;
+  } else if (stream != MatGPUFormatTemps.stream) PetscFunctionReturn(PETSC_SUCCESS);
+  start = MatGPUFormatTemps.n ? MatGPUFormatAlignUp(MatGPUFormatTemps.end[MatGPUFormatTemps.n - 1]) : 0;
+  if (start + bytes > MATGPUFORMAT_TEMP_BYTES) PetscFunctionReturn(PETSC_SUCCESS);
+  MatGPUFormatTemps.start[MatGPUFormatTemps.n]     = start;
+  MatGPUFormatTemps.end[MatGPUFormatTemps.n]       = start + bytes;
+  MatGPUFormatTemps.givenback[MatGPUFormatTemps.n] = PETSC_FALSE;
+  MatGPUFormatTemps.n++;
+  *ptr = MatGPUFormatTemps.base + start;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Gives back a temporary taken from the block (*given true; *ptr NULL), or leaves *ptr (*given false) */
+static PetscErrorCode MatGPUFormatTempsGive(void **ptr, PetscBool *given)
+{
+  char    *p = (char *)*ptr;
+  PetscInt i;
+
+  PetscFunctionBegin;
+  *given = PETSC_FALSE;
+  if (!MatGPUFormatTemps.base || p < MatGPUFormatTemps.base || p >= MatGPUFormatTemps.base + MATGPUFORMAT_TEMP_BYTES) PetscFunctionReturn(PETSC_SUCCESS);
+  for (i = MatGPUFormatTemps.n - 1; i >= 0; i--)
+    if (MatGPUFormatTemps.base + MatGPUFormatTemps.start[i] == p && !MatGPUFormatTemps.givenback[i]) break;
+  PetscCheck(i >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A device temporary given back twice, or never taken");
+  MatGPUFormatTemps.givenback[i] = PETSC_TRUE;
+  while (MatGPUFormatTemps.n && MatGPUFormatTemps.givenback[MatGPUFormatTemps.n - 1]) MatGPUFormatTemps.n--;
+  *ptr   = NULL;
+  *given = PETSC_TRUE;
+  PetscCall(MatGPUFormatTempsTrim());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatGPUFormatBuildTemporariesBegin_Private(void)
+{
+  PetscFunctionBegin;
+  MatGPUFormatDeferring = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -222,12 +303,24 @@ static PetscErrorCode MatGPUFormatFreeQueued(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Ends the deferral of a build and frees what it queued; called on every path out of a build */
-PetscErrorCode MatGPUFormatFreeDeferred_Private(void)
+/* Ends a build's bracket and frees what it queued, and the block of small temporaries; called on every path out of a build */
+PetscErrorCode MatGPUFormatBuildTemporariesEnd_Private(void)
 {
+  PetscErrorCode ierr;
+
   PetscFunctionBegin;
   MatGPUFormatDeferring = PETSC_FALSE;
-  PetscCall(MatGPUFormatFreeQueued());
+  ierr                  = MatGPUFormatFreeQueued();
+  PetscCall(MatGPUFormatTempsTrim()); /* on every path */
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatGPUFormatTemporaryMalloc_Private(const char *title, size_t bytes, void **ptr)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatTempsTake(title, bytes, ptr));
+  if (!*ptr) PetscCall(MatGPUFormatDeviceMalloc_Private(title, bytes, ptr));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -340,11 +433,31 @@ PetscErrorCode MatGPUFormatDeviceFree_Private(void **ptr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode MatGPUFormatDeviceMallocArrays_Private(const char *title, void **mem, PetscInt n, const MatGPUFormatArray arrays[])
+{
+  size_t total = 0;
+
+  PetscFunctionBegin;
+  *mem = NULL;
+  for (PetscInt i = 0; i < n; i++) {
+    *arrays[i].ptr = NULL;
+    total += MatGPUFormatAlignUp(arrays[i].bytes);
+  }
+  PetscCall(MatGPUFormatDeviceMalloc_Private(title, total, mem));
+  total = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    if (!arrays[i].bytes) continue;
+    *arrays[i].ptr = (char *)*mem + total;
+    total += MatGPUFormatAlignUp(arrays[i].bytes);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatGPUFormatScratchMalloc_Private(MatGPUFormatScratch *s, const char *title, size_t bytes, void **ptr)
 {
   PetscFunctionBegin;
   PetscCheck(s->n < MATGPUFORMAT_SCRATCH_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More than %d device temporaries in a %s build", MATGPUFORMAT_SCRATCH_MAX, title);
-  PetscCall(MatGPUFormatDeviceMalloc_Private(title, bytes, &s->ptr[s->n]));
+  PetscCall(MatGPUFormatTemporaryMalloc_Private(title, bytes, &s->ptr[s->n]));
   *ptr = s->ptr[s->n++];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -352,10 +465,12 @@ PetscErrorCode MatGPUFormatScratchMalloc_Private(MatGPUFormatScratch *s, const c
 /* Frees a build's temporary (a scratch block, Thrust's temporary storage): kept for the build's end with cudaMalloc() */
 PetscErrorCode MatGPUFormatDeviceFreeTemporary_Private(void **ptr)
 {
-  PetscBool usepool = PETSC_TRUE;
+  PetscBool usepool = PETSC_TRUE, given;
 
   PetscFunctionBegin;
   if (!*ptr) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatTempsGive(ptr, &given));
+  if (given) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGPUFormatStreamAlloc_Private(&usepool));
   if (!usepool && MatGPUFormatDeferring && MatGPUFormatNDeferred < MATGPUFORMAT_DEFERRED_MAX) {
     MatGPUFormatDeferred[MatGPUFormatNDeferred++] = *ptr;

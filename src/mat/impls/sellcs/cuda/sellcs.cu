@@ -53,6 +53,9 @@ typedef struct {
   MatGPUFormatRowStats stats;
   PetscLogDouble       bytes;
   MatGPUFormatScratch  scratch; /* the build's device temporaries */
+  void                *mem[4];  /* the device allocations that hold the arrays: the long part's offsets (lrow, lptr, lchunkptr,
+                                   ldone) and its entries (lcol, lval, lpartial, lchunkrow); rowlen, perm and chunk_ptr; col, val
+                                   and pos */
 } Mat_SELLCS;
 
 /*
@@ -428,25 +431,16 @@ static PetscErrorCode SELLCSReset(void *fmt)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatScratchRelease_Private(&sc->scratch, 0)); /* temporaries of a build that stopped with an error */
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.perm));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.rowlen));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.chunk_ptr));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.col));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.val));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->pos));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lrow));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lptr));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lcol));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->d.lval));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->lchunkptr));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->lchunkrow));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->lpartial));
-  PetscCall(MatGPUFormatDeviceFree_Private((void **)&sc->ldone));
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(sc->mem); i++) PetscCall(MatGPUFormatDeviceFree_Private(&sc->mem[i]));
   PetscCall(PetscArrayzero(&sc->d, 1));
-  sc->T        = 0;
-  sc->nlchunks = 0;
-  sc->nlongnnz = 0;
-  sc->bytes    = 0;
+  sc->pos       = NULL;
+  sc->lchunkptr = sc->lchunkrow = NULL;
+  sc->lpartial                  = NULL;
+  sc->ldone                     = NULL;
+  sc->T                         = 0;
+  sc->nlchunks                  = 0;
+  sc->nlongnnz                  = 0;
+  sc->bytes                     = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -485,10 +479,16 @@ static PetscErrorCode SELLCSLongPart(Mat_SELLCS *sc, const int *len, const MatGP
   PetscFunctionBegin;
   MatGPUFormatCallThrust(d->nlong = thrust::count_if(policy, len, len + d->m, SELLCSIsLong{}));
   if (!d->nlong) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->nlong * sizeof(int), (void **)&d->lrow));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(d->nlong + 1) * sizeof(int), (void **)&d->lptr));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(d->nlong + 1) * sizeof(int), (void **)&sc->lchunkptr));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->nlong * sizeof(unsigned), (void **)&sc->ldone));
+  {
+    const MatGPUFormatArray arrays[] = {
+        {(void **)&d->lrow,       (size_t)d->nlong * sizeof(int)      },
+        {(void **)&d->lptr,       (size_t)(d->nlong + 1) * sizeof(int)},
+        {(void **)&sc->lchunkptr, (size_t)(d->nlong + 1) * sizeof(int)},
+        {(void **)&sc->ldone,     (size_t)d->nlong * sizeof(unsigned) }
+    };
+
+    PetscCall(MatGPUFormatDeviceMallocArrays_Private("SELL-C-sigma", &sc->mem[0], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+  }
   MatGPUFormatCallThrust(thrust::copy_if(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)d->m), len, d->lrow, SELLCSIsLong{}));
   sellcs_long_sizes_kernel<<<MatGPUFormatGrid(d->nlong, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nlong, csr->rowptr, d->lrow, d->lptr, sc->lchunkptr);
   PetscCallCUDA(cudaGetLastError());
@@ -503,10 +503,16 @@ static PetscErrorCode SELLCSLongPart(Mat_SELLCS *sc, const int *len, const MatGP
   sc->nlchunks = sizes[1];
   sc->nlongnnz = sizes[0];
   PetscCall(MatGPUFormatCheckDeviceMemory_Private("SELL-C-sigma", (size_t)sizes[0] * (sizeof(int) + sizeof(PetscScalar))));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sizes[0] * sizeof(int), (void **)&d->lcol));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sizes[0] * sizeof(PetscScalar), (void **)&d->lval));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sc->nlchunks * sizeof(PetscScalar), (void **)&sc->lpartial));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)sc->nlchunks * sizeof(int), (void **)&sc->lchunkrow));
+  {
+    const MatGPUFormatArray arrays[] = {
+        {(void **)&d->lcol,       (size_t)sizes[0] * sizeof(int)            },
+        {(void **)&d->lval,       (size_t)sizes[0] * sizeof(PetscScalar)    },
+        {(void **)&sc->lpartial,  (size_t)sc->nlchunks * sizeof(PetscScalar)},
+        {(void **)&sc->lchunkrow, (size_t)sc->nlchunks * sizeof(int)        }
+    };
+
+    PetscCall(MatGPUFormatDeviceMallocArrays_Private("SELL-C-sigma", &sc->mem[1], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+  }
   sellcs_chunk_rows_kernel<<<MatGPUFormatGrid(d->nlong, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nlong, sc->lchunkptr, sc->lchunkrow);
   PetscCallCUDA(cudaGetLastError());
   sellcs_long_fill_kernel<<<MatGPUFormatGrid(32 * sc->nlchunks, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->nlchunks, csr->rowptr, csr->colind, csr->val, d->lrow, d->lptr, sc->lchunkptr, sc->lchunkrow, d->lcol, d->lval);
@@ -550,14 +556,19 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "occupancy"));
 
   /* rows, chunks and their offsets */
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->nchunks * d->C * sizeof(int), (void **)&d->rowlen));
+  {
+    const MatGPUFormatArray arrays[] = {
+        {(void **)&d->rowlen,    (size_t)d->nchunks * d->C * sizeof(int)              },
+        {(void **)&d->perm,      d->sigma > 1 ? (size_t)d->m * sizeof(int) : (size_t)0},
+        {(void **)&d->chunk_ptr, (size_t)(d->nchunks + 1) * sizeof(long long)         }
+    };
+
+    PetscCall(MatGPUFormatDeviceMallocArrays_Private("SELL-C-sigma", &sc->mem[2], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+  }
   PetscCallCUDA(cudaMemsetAsync(d->rowlen, 0, (size_t)d->nchunks * d->C * sizeof(int), csr->stream));
-  if (d->sigma > 1) {
-    PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&d->perm));
-    PetscCall(SELLCSSortRows(d, len, &sc->scratch, csr->stream));
-  } else PetscCallCUDA(cudaMemcpyAsync(d->rowlen, len, (size_t)d->m * sizeof(int), cudaMemcpyDeviceToDevice, csr->stream));
+  if (d->sigma > 1) PetscCall(SELLCSSortRows(d, len, &sc->scratch, csr->stream));
+  else PetscCallCUDA(cudaMemcpyAsync(d->rowlen, len, (size_t)d->m * sizeof(int), cudaMemcpyDeviceToDevice, csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "sort"));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)(d->nchunks + 1) * sizeof(long long), (void **)&d->chunk_ptr));
   sellcs_widths_kernel<<<MatGPUFormatGrid(d->nchunks, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nchunks, (int)d->C, d->rowlen, (long long *)d->chunk_ptr);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemsetAsync(d->chunk_ptr + d->nchunks, 0, sizeof(long long), csr->stream));
@@ -571,9 +582,15 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   /* the entries, padding zeroed, and the position map (padding -1), written in slot order */
   bytes = (size_t)nslots * (2 * sizeof(int) + sizeof(PetscScalar));
   PetscCall(MatGPUFormatCheckDeviceMemory_Private("SELL-C-sigma", bytes));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(int), (void **)&d->col));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(PetscScalar), (void **)&d->val));
-  PetscCall(MatGPUFormatDeviceMalloc_Private("SELL-C-sigma", (size_t)nslots * sizeof(int), (void **)&sc->pos));
+  {
+    const MatGPUFormatArray arrays[] = {
+        {(void **)&d->col,  (size_t)nslots * sizeof(int)        },
+        {(void **)&d->val,  (size_t)nslots * sizeof(PetscScalar)},
+        {(void **)&sc->pos, (size_t)nslots * sizeof(int)        }
+    };
+
+    PetscCall(MatGPUFormatDeviceMallocArrays_Private("SELL-C-sigma", &sc->mem[3], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+  }
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
   sellcs_fill_kernel<<<MatGPUFormatGrid(d->nchunks * d->C, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nchunks, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, d->perm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val, sc->pos);
   PetscCallCUDA(cudaGetLastError());
