@@ -165,6 +165,8 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode MatGPUFormatScratchMalloc_Private(MatGPUFormatScratch *, const char *, size_t, void **);
 PETSC_INTERN PetscErrorCode MatGPUFormatScratchRelease_Private(MatGPUFormatScratch *, PetscInt);
+/* Several temporaries of the same life as one entry of the stack: views into one block, as MatGPUFormatDeviceMallocArrays_Private() */
+PETSC_INTERN PetscErrorCode MatGPUFormatScratchMallocArrays_Private(MatGPUFormatScratch *, const char *, PetscInt, const MatGPUFormatArray[]);
 
 #if defined(__CUDACC__)
 /* Blocks of a grid-stride launch over n work items at `block` threads each: at least 1, at most 65536 */

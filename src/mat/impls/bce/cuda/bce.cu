@@ -368,22 +368,29 @@ __global__ static void bce_sched_keys_kernel(int nsub, int nblocks, const BCEBlo
 /* The order of the sub-blocks (see bce_mult_kernel), a stable radix sort of their keys */
 static PetscErrorCode BCESchedule(Mat_BCE *bc, cudaStream_t stream)
 {
-  const int  n = (int)bc->h.nsub;
-  int       *key, *keysorted, endbit = 1;
-  long long *pair;
+  const int  n   = (int)bc->h.nsub;
+  int       *key = NULL, *keysorted = NULL, endbit = 1;
+  long long *pair      = NULL;
   void      *work      = NULL;
   size_t     workbytes = 0;
   PetscInt   mark      = bc->scratch.n;
 
   PetscFunctionBegin;
   while ((1LL << endbit) <= bc->h.m + bc->h.nblocks) endbit++;
-  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)n * sizeof(long long), (void **)&pair));
-  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)n * sizeof(int), (void **)&key));
-  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)n * sizeof(int), (void **)&keysorted));
+  /* the sort's storage asked for first (no array is read then), so that its temporaries are one allocation */
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, pair, bc->sched, n, 0, endbit, stream));
+  {
+    const MatGPUFormatArray arrays[] = {
+        {(void **)&pair,      (size_t)n * sizeof(long long)},
+        {(void **)&key,       (size_t)n * sizeof(int)      },
+        {(void **)&keysorted, (size_t)n * sizeof(int)      },
+        {&work,               workbytes                    }
+    };
+
+    PetscCall(MatGPUFormatScratchMallocArrays_Private(&bc->scratch, "BCE", PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+  }
   bce_sched_keys_kernel<<<MatGPUFormatGrid(n, BCE_BLOCK), BCE_BLOCK, 0, stream>>>(n, (int)bc->h.nblocks, bc->blocks, bc->rowno, key, pair);
   PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, pair, bc->sched, n, 0, endbit, stream));
-  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", workbytes, &work));
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, pair, bc->sched, n, 0, endbit, stream));
   PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, mark)); /* in stream order */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -476,8 +483,14 @@ static PetscErrorCode BCEDistribution(const MatGPUFormatCSR *csr, MatGPUFormatSc
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   MatGPUFormatCallThrust(nq = (int)thrust::count_if(policy, thrust::counting_iterator<int>(1), thrust::counting_iterator<int>(maxlen + 1), BCENonzeroBin{hist}));
-  PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "BCE", (size_t)nq * sizeof(int), (void **)&dlen));
-  PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "BCE", (size_t)nq * sizeof(long long), (void **)&dcnt));
+  {
+    const MatGPUFormatArray arrays[] = {
+        {(void **)&dlen, (size_t)nq * sizeof(int)      },
+        {(void **)&dcnt, (size_t)nq * sizeof(long long)}
+    };
+
+    PetscCall(MatGPUFormatScratchMallocArrays_Private(scratch, "BCE", PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+  }
   MatGPUFormatCallThrust(thrust::copy_if(policy, thrust::counting_iterator<int>(1), thrust::counting_iterator<int>(maxlen + 1), dlen, BCENonzeroBin{hist}));
   bce_counts_kernel<<<MatGPUFormatGrid(nq, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>(nq, dlen, hist, dcnt);
   PetscCallCUDA(cudaGetLastError());
@@ -511,7 +524,7 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscInt       q = 0, k, *len = NULL, *ends, nempty, mark;
   PetscInt64    *cnt = NULL, rows = 0;
   PetscLogDouble t0, t1;
-  int           *key, *keysorted, *iota, endbit = 1;
+  int           *key = NULL, *keysorted = NULL, *iota = NULL, endbit = 1;
   void          *work      = NULL;
   size_t         workbytes = 0, bytes;
 
@@ -556,14 +569,20 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   while ((1LL << endbit) < h->nblocks) endbit++;
   mark = bc->scratch.n;
   PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&bc->iperm)); /* to the fill */
-  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&key));
-  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&keysorted));
-  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&iota));
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
+  {
+    const MatGPUFormatArray arrays[] = {
+        {(void **)&key,       (size_t)h->m * sizeof(int)},
+        {(void **)&keysorted, (size_t)h->m * sizeof(int)},
+        {(void **)&iota,      (size_t)h->m * sizeof(int)},
+        {&work,               workbytes                 }
+    };
+
+    PetscCall(MatGPUFormatScratchMallocArrays_Private(&bc->scratch, "BCE", PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+  }
   MatGPUFormatCallThrust(thrust::sequence(MatGPUFormatThrustPolicy(csr->stream), iota, iota + h->m));
   bce_keys_kernel<<<MatGPUFormatGrid(h->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, key);
   PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
-  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", workbytes, &work));
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
   bce_rows_kernel<<<MatGPUFormatGrid(h->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, csr->rowptr, bc->rowno, bc->rowlen, bc->iperm);
   PetscCallCUDA(cudaGetLastError());

@@ -433,23 +433,32 @@ PetscErrorCode MatGPUFormatDeviceFree_Private(void **ptr)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MatGPUFormatDeviceMallocArrays_Private(const char *title, void **mem, PetscInt n, const MatGPUFormatArray arrays[])
+/* The bytes of one block that holds the arrays, each at a 256-byte boundary */
+static size_t MatGPUFormatArraysBytes(PetscInt n, const MatGPUFormatArray arrays[])
 {
   size_t total = 0;
 
+  for (PetscInt i = 0; i < n; i++) total += MatGPUFormatAlignUp(arrays[i].bytes);
+  return total;
+}
+
+/* Each array's pointer into the block (NULL for an array without bytes, or without a block) */
+static void MatGPUFormatArraysSet(void *mem, PetscInt n, const MatGPUFormatArray arrays[])
+{
+  size_t offset = 0;
+
+  for (PetscInt i = 0; i < n; i++) {
+    *arrays[i].ptr = mem && arrays[i].bytes ? (char *)mem + offset : NULL;
+    offset += MatGPUFormatAlignUp(arrays[i].bytes);
+  }
+}
+
+PetscErrorCode MatGPUFormatDeviceMallocArrays_Private(const char *title, void **mem, PetscInt n, const MatGPUFormatArray arrays[])
+{
   PetscFunctionBegin;
-  *mem = NULL;
-  for (PetscInt i = 0; i < n; i++) {
-    *arrays[i].ptr = NULL;
-    total += MatGPUFormatAlignUp(arrays[i].bytes);
-  }
-  PetscCall(MatGPUFormatDeviceMalloc_Private(title, total, mem));
-  total = 0;
-  for (PetscInt i = 0; i < n; i++) {
-    if (!arrays[i].bytes) continue;
-    *arrays[i].ptr = (char *)*mem + total;
-    total += MatGPUFormatAlignUp(arrays[i].bytes);
-  }
+  MatGPUFormatArraysSet(NULL, n, arrays);
+  PetscCall(MatGPUFormatDeviceMalloc_Private(title, MatGPUFormatArraysBytes(n, arrays), mem));
+  MatGPUFormatArraysSet(*mem, n, arrays);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -459,6 +468,17 @@ PetscErrorCode MatGPUFormatScratchMalloc_Private(MatGPUFormatScratch *s, const c
   PetscCheck(s->n < MATGPUFORMAT_SCRATCH_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "More than %d device temporaries in a %s build", MATGPUFORMAT_SCRATCH_MAX, title);
   PetscCall(MatGPUFormatTemporaryMalloc_Private(title, bytes, &s->ptr[s->n]));
   *ptr = s->ptr[s->n++];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatGPUFormatScratchMallocArrays_Private(MatGPUFormatScratch *s, const char *title, PetscInt n, const MatGPUFormatArray arrays[])
+{
+  void *mem;
+
+  PetscFunctionBegin;
+  MatGPUFormatArraysSet(NULL, n, arrays);
+  PetscCall(MatGPUFormatScratchMalloc_Private(s, title, MatGPUFormatArraysBytes(n, arrays), &mem));
+  MatGPUFormatArraysSet(mem, n, arrays);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

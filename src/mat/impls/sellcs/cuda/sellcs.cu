@@ -451,19 +451,26 @@ static PetscErrorCode SELLCSReset(void *fmt)
 static PetscErrorCode SELLCSSortRows(SELLCSArrays *d, const int *len, MatGPUFormatScratch *scratch, cudaStream_t stream)
 {
   const int m = (int)d->m, nwin = (int)((d->m + d->sigma - 1) / d->sigma);
-  int      *iota, *offsets;
+  int      *iota = NULL, *offsets = NULL;
   void     *work      = NULL;
   size_t    workbytes = 0;
   PetscInt  mark      = scratch->n;
 
   PetscFunctionBegin;
-  PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "SELL-C-sigma", (size_t)m * sizeof(int), (void **)&iota));
-  PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "SELL-C-sigma", (size_t)(nwin + 1) * sizeof(int), (void **)&offsets));
+  /* the sort's storage asked for first (no array is read then), so that its temporaries are one allocation */
+  PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
+  {
+    const MatGPUFormatArray arrays[] = {
+        {(void **)&iota,    (size_t)m * sizeof(int)         },
+        {(void **)&offsets, (size_t)(nwin + 1) * sizeof(int)},
+        {&work,             workbytes                       }
+    };
+
+    PetscCall(MatGPUFormatScratchMallocArrays_Private(scratch, "SELL-C-sigma", PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+  }
   MatGPUFormatCallThrust(thrust::sequence(MatGPUFormatThrustPolicy(stream), iota, iota + m));
   sellcs_windows_kernel<<<MatGPUFormatGrid(nwin + 1, SELLCS_BLOCK), SELLCS_BLOCK, 0, stream>>>(nwin, m, (int)d->sigma, offsets);
   PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
-  PetscCall(MatGPUFormatScratchMalloc_Private(scratch, "SELL-C-sigma", workbytes, &work));
   PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
   PetscCall(MatGPUFormatScratchRelease_Private(scratch, mark)); /* in stream order */
   PetscFunctionReturn(PETSC_SUCCESS);
