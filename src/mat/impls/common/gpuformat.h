@@ -134,8 +134,8 @@ PETSC_INTERN PetscErrorCode      MatGPUFormatCheckDeviceMemory_Private(const cha
 PETSC_INTERN PetscErrorCode      MatGPUFormatReleaseCachedMemory_Private(void);
 PETSC_INTERN PetscBool3          MatGPUFormatStreamAllocOption;                /* -mat_gpuformat_stream_alloc, read once at the package's initialization */
 PETSC_INTERN PetscErrorCode      MatGPUFormatStreamAlloc_Private(PetscBool *); /* the formats' memory from the pool, or from cudaMalloc() */
-/* Brackets a build (its row statistics included): its temporaries then share one small device block, and with
-   cudaMalloc() the others are freed together at its end, after one wait */
+/* Brackets a build (its row statistics included): its small temporaries then share one device block, and with
+   cudaMalloc() the others are freed together at its end, after one wait (the block after another, short one) */
 PETSC_INTERN PetscErrorCode MatGPUFormatBuildTemporariesBegin_Private(void);
 PETSC_INTERN PetscErrorCode MatGPUFormatBuildTemporariesEnd_Private(void);
 /* A temporary of a build (a scratch block, Thrust's storage), freed with MatGPUFormatDeviceFreeTemporary_Private() */

@@ -402,12 +402,13 @@ static PetscErrorCode BCEReset(void *fmt)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, 0)); /* temporaries of a build that stopped with an error */
-  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(bc->mem); i++) PetscCall(MatGPUFormatDeviceFree_Private(&bc->mem[i]));
   bc->blocks = NULL;
   bc->rowno = bc->rowlen = bc->col = bc->iperm = NULL;
   bc->sched                                    = NULL;
   bc->val = bc->partial = NULL;
   bc->done              = NULL;
+  /* the views first, so that none outlives its block on any path */
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(bc->mem); i++) PetscCall(MatGPUFormatDeviceFree_Private(&bc->mem[i]));
   PetscCall(BCEDestroyHost(&bc->h));
   PetscCall(PetscArrayzero(&bc->h, 1));
   bc->bytes        = 0;

@@ -586,12 +586,13 @@ static PetscErrorCode CMRSReset(void *fmt)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatScratchRelease_Private(&cm->scratch, 0)); /* temporaries of a build that stopped with an error */
-  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(cm->mem); i++) PetscCall(MatGPUFormatDeviceFree_Private(&cm->mem[i]));
   PetscCall(PetscArrayzero(&cm->d, 1));
   cm->perm       = NULL;
   cm->longstrips = cm->chunkptr = NULL;
   cm->partial                   = NULL;
   cm->done                      = NULL;
+  /* the views first, so that none outlives its block on any path */
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(cm->mem); i++) PetscCall(MatGPUFormatDeviceFree_Private(&cm->mem[i]));
   cm->nlong = cm->nchunks = cm->longthreshold = 0;
   cm->chunk                                   = 0;
   cm->small                                   = PETSC_FALSE;

@@ -218,8 +218,8 @@ static PetscErrorCode MatGPUFormatTempsTrim(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A temporary of `bytes` from the block, when a build is running, the block is on PETSc's current stream and it fits;
- *ptr stays NULL otherwise */
+/* A temporary of `bytes` (0 < bytes <= MATGPUFORMAT_TEMP_LARGEST) from the block, when a build is running, the stack has
+   room, the block is on PETSc's current stream and it fits; *ptr stays NULL otherwise (no bytes: no temporary) */
 static PetscErrorCode MatGPUFormatTempsTake(const char *title, size_t bytes, void **ptr)
 {
   cudaStream_t stream;
@@ -227,7 +227,7 @@ static PetscErrorCode MatGPUFormatTempsTake(const char *title, size_t bytes, voi
 
   PetscFunctionBegin;
   *ptr = NULL;
-  if (!MatGPUFormatDeferring || bytes > MATGPUFORMAT_TEMP_LARGEST || MatGPUFormatTemps.n >= MATGPUFORMAT_TEMP_MAX) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!bytes || !MatGPUFormatDeferring || bytes > MATGPUFORMAT_TEMP_LARGEST || MatGPUFormatTemps.n >= MATGPUFORMAT_TEMP_MAX) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   if (!MatGPUFormatTemps.base) {
     PetscCall(MatGPUFormatDeviceMalloc_Private(title, MATGPUFORMAT_TEMP_BYTES, (void **)&MatGPUFormatTemps.base));

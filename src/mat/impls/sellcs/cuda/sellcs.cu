@@ -431,16 +431,17 @@ static PetscErrorCode SELLCSReset(void *fmt)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatScratchRelease_Private(&sc->scratch, 0)); /* temporaries of a build that stopped with an error */
-  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(sc->mem); i++) PetscCall(MatGPUFormatDeviceFree_Private(&sc->mem[i]));
   PetscCall(PetscArrayzero(&sc->d, 1));
   sc->pos       = NULL;
   sc->lchunkptr = sc->lchunkrow = NULL;
   sc->lpartial                  = NULL;
   sc->ldone                     = NULL;
-  sc->T                         = 0;
-  sc->nlchunks                  = 0;
-  sc->nlongnnz                  = 0;
-  sc->bytes                     = 0;
+  /* the views first, so that none outlives its block on any path */
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(sc->mem); i++) PetscCall(MatGPUFormatDeviceFree_Private(&sc->mem[i]));
+  sc->T        = 0;
+  sc->nlchunks = 0;
+  sc->nlongnnz = 0;
+  sc->bytes    = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -457,8 +458,9 @@ static PetscErrorCode SELLCSSortRows(SELLCSArrays *d, const int *len, MatGPUForm
   PetscInt  mark      = scratch->n;
 
   PetscFunctionBegin;
-  /* the sort's storage asked for first (no array is read then), so that its temporaries are one allocation */
-  PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets + 1, stream));
+  /* the sort's storage asked for first (no array is read then, and offsets is still NULL: no arithmetic on it), so that
+     its temporaries are one allocation */
+  PetscCallCUDA(cub::DeviceSegmentedSort::StableSortPairsDescending(work, workbytes, len, d->rowlen, iota, d->perm, m, nwin, offsets, offsets, stream));
   {
     const MatGPUFormatArray arrays[] = {
         {(void **)&iota,    (size_t)m * sizeof(int)         },
