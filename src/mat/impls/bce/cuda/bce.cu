@@ -570,20 +570,17 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   while ((1LL << endbit) < h->nblocks) endbit++;
   mark = bc->scratch.n;
   PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&bc->iperm)); /* to the fill */
-  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
-  {
-    const MatGPUFormatArray arrays[] = {
-        {(void **)&key,       (size_t)h->m * sizeof(int)},
-        {(void **)&keysorted, (size_t)h->m * sizeof(int)},
-        {(void **)&iota,      (size_t)h->m * sizeof(int)},
-        {&work,               workbytes                 }
-    };
-
-    PetscCall(MatGPUFormatScratchMallocArrays_Private(&bc->scratch, "BCE", PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
-  }
+  /* allocated one by one, CUB's storage asked for after the keys: with the four in one allocation and the size asked for
+     first, a process's first BCE build of ex45 200^3 spent 6 to 10 ms more in this step under lazy module loading
+     (bench/results/h100/ex45-first-build.md) */
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&key));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&keysorted));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)h->m * sizeof(int), (void **)&iota));
   MatGPUFormatCallThrust(thrust::sequence(MatGPUFormatThrustPolicy(csr->stream), iota, iota + h->m));
   bce_keys_kernel<<<MatGPUFormatGrid(h->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, key);
   PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", workbytes, &work));
   PetscCallCUDA(cub::DeviceRadixSort::SortPairs(work, workbytes, key, keysorted, iota, bc->rowno, (int)h->m, 0, endbit, csr->stream));
   bce_rows_kernel<<<MatGPUFormatGrid(h->m, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, csr->rowptr, bc->rowno, bc->rowlen, bc->iperm);
   PetscCallCUDA(cudaGetLastError());
