@@ -14,7 +14,7 @@
 #   SELLCUDA      1 to also time PETSc's sellcuda on every matrix, in a run of its own (with SELL_TIMEOUT), inline to time
 #                 it in the same run as the other types (no guard: for small matrices, where host timings drift between
 #                 processes), 0 to leave it out (default 1)
-#   SELL_TIMEOUT  seconds allowed for one sellcuda run (default 60), a guard: bench_spmv builds sellcuda through
+#   SELL_TIMEOUT  seconds allowed for one sellcuda run (default 300), a guard: bench_spmv builds sellcuda through
 #                 PETSc's own AIJ to SELL to SELLCUDA conversions
 #   BENCH_ARGS    extra options for every bench_spmv run, e.g. "-batches 3 -reps 50"
 #   APPEND        set to 1 to append to an existing SUITE.jsonl instead of starting it afresh
@@ -36,7 +36,7 @@ set -euo pipefail
 
 BENCH=${BENCH:-build-gpu/examples/bench_spmv}
 OUT_DIR=${OUT:-bench/results}
-SELL_TIMEOUT=${SELL_TIMEOUT:-60}
+SELL_TIMEOUT=${SELL_TIMEOUT:-300}
 BENCH_ARGS=${BENCH_ARGS:-}
 APPEND=${APPEND:-0}
 SUITE=${1:-cmrs}

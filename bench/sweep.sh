@@ -8,7 +8,7 @@
 # at least 250 MB, $OUT/sweep-cache.jsonl for the small, cache-resident set; console output in $OUT/sweep.log.
 # Report: python3 bench/report.py $OUT/sweep.jsonl, and separately $OUT/sweep-cache.jsonl.
 #
-# Environment: BENCH (default build-gpu/examples/bench_spmv), BUDGET, SELL_TIMEOUT (default 30 s for sellcuda),
+# Environment: BENCH (default build-gpu/examples/bench_spmv), BUDGET, SELL_TIMEOUT (default 300 s for sellcuda),
 # BENCH_ARGS (extra bench_spmv options, e.g. "-batches 5 -reps 50").
 # -h, -help, --help: the comment above, then exit
 case "${1:-}" in -h | -help | --help)
@@ -28,7 +28,7 @@ export GIT_COMMIT=${GIT_COMMIT:-} GIT_DIRTY=${GIT_DIRTY:-}
 BENCH=${BENCH:-build-gpu/examples/bench_spmv}
 OUT_DIR=${OUT:-bench/results}
 BUDGET=${BUDGET:-480}
-SELL_TIMEOUT=${SELL_TIMEOUT:-30}
+SELL_TIMEOUT=${SELL_TIMEOUT:-300}
 BENCH_ARGS=${BENCH_ARGS:-}
 DONE="$OUT_DIR/sweep.done"
 LOG="$OUT_DIR/sweep.log"
