@@ -5,8 +5,7 @@
 #include "../sellcs.h"
 #include <petsc/private/petscimpl.h>
 #include <cub/device/device_segmented_sort.cuh>
-#include <thrust/copy.h>
-#include <thrust/count.h>
+#include <cub/device/device_select.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/scan.h>
@@ -53,9 +52,8 @@ typedef struct {
   MatGPUFormatRowStats stats;
   PetscLogDouble       bytes;
   MatGPUFormatScratch  scratch; /* the build's device temporaries */
-  void                *mem[4];  /* the device allocations that hold the arrays: the long part's offsets (lrow, lptr, lchunkptr,
-                                   ldone) and its entries (lcol, lval, lpartial, lchunkrow); rowlen, perm and chunk_ptr; col, val
-                                   and pos */
+  void                *mem[3];  /* the device allocations that hold the arrays: the long part's (lrow, lptr, lchunkptr, ldone,
+                                   lcol, lval, lpartial, lchunkrow); rowlen, perm and chunk_ptr; col, val and pos */
 } Mat_SELLCS;
 
 /*
@@ -310,8 +308,47 @@ __global__ static void sellcs_row_lengths_kernel(int m, int longrow, const int *
   }
 }
 
-struct SELLCSIsLong {
-  __device__ bool operator()(int len) const { return len < 0; }
+/* A long row of the CSR (length -1 in len), by its index: what the long part's selection keeps */
+struct SELLCSIsLongRow {
+  const int      *len;
+  __device__ bool operator()(int i) const { return len[i] < 0; }
+};
+
+/*
+   What the build needs on the host, in one reduction over the chunks of C unsorted rows (len: a row's length, -1 for a
+   long row): the long part's rows, their entries and their chunks of SELLCS_CHUNK entries, and the slots of the chunks
+   without sorting (C x the longest short row of each; rows past m have length 0)
+*/
+struct SELLCSSizes {
+  long long rows, nnz, chunks, slots;
+};
+
+struct SELLCSSizesOfChunk {
+  const int             *rowptr, *len;
+  int                    m, C;
+  __device__ SELLCSSizes operator()(int c) const
+  {
+    SELLCSSizes t = {0, 0, 0, 0};
+    int         w = 0;
+
+    for (int k = 0; k < C && c * C + k < m; k++) {
+      const int i = c * C + k, l = len[i];
+
+      if (l < 0) {
+        const long long e = (long long)rowptr[i + 1] - rowptr[i];
+
+        t.rows++;
+        t.nnz += e;
+        t.chunks += (e + SELLCS_CHUNK - 1) / SELLCS_CHUNK;
+      } else w = max(w, l);
+    }
+    t.slots = (long long)C * w;
+    return t;
+  }
+};
+
+struct SELLCSSizesSum {
+  __host__ __device__ SELLCSSizes operator()(const SELLCSSizes &a, const SELLCSSizes &b) const { return {a.rows + b.rows, a.nnz + b.nnz, a.chunks + b.chunks, a.slots + b.slots}; }
 };
 
 /* Length and chunk count of each long row */
@@ -368,19 +405,6 @@ __global__ static void sellcs_widths_kernel(int nchunks, int C, const int *__res
     width[c] = (long long)C * w;
   }
 }
-
-/* Slots of a chunk of C unsorted rows: C x the longest of them (rows past m have length 0) */
-struct SELLCSUnsortedSlots {
-  const int           *len;
-  int                  m, C;
-  __device__ long long operator()(int c) const
-  {
-    int w = 0;
-
-    for (int k = 0; k < C && c * C + k < m; k++) w = max(w, len[c * C + k]);
-    return (long long)C * w;
-  }
-};
 
 #define SELLCS_FILL_UNROLL 8 /* entries a thread of the fill loads before it stores the first */
 
@@ -478,27 +502,53 @@ static PetscErrorCode SELLCSSortRows(SELLCSArrays *d, const int *len, MatGPUForm
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The long part: the rows marked -1 in len, as CSR, and the chunks its warps take */
-static PetscErrorCode SELLCSLongPart(Mat_SELLCS *sc, const int *len, const MatGPUFormatCSR *csr)
+/*
+   The long part: the rows marked -1 in len, as CSR, and the chunks its warps take. Its sizes are known (SELLCSSizes), so
+   all its arrays are one allocation and the rest is queued on the stream: the rows are selected by CUB, which leaves
+   their count on the device (Thrust's copy_if would wait for it)
+*/
+static PetscErrorCode SELLCSLongPart(Mat_SELLCS *sc, const int *len, const SELLCSSizes *sizes, const MatGPUFormatCSR *csr)
 {
-  SELLCSArrays *d      = &sc->d;
-  const auto    policy = MatGPUFormatThrustPolicy(csr->stream);
-  int           sizes[2];
+  SELLCSArrays *d         = &sc->d;
+  const auto    policy    = MatGPUFormatThrustPolicy(csr->stream);
+  int          *nselected = NULL;
+  void         *work      = NULL;
+  size_t        workbytes = 0, bytes = 0;
+  PetscInt      mark = sc->scratch.n;
 
   PetscFunctionBegin;
-  MatGPUFormatCallThrust(d->nlong = thrust::count_if(policy, len, len + d->m, SELLCSIsLong{}));
-  if (!d->nlong) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!sizes->rows) PetscFunctionReturn(PETSC_SUCCESS);
+  d->nlong     = (PetscInt)sizes->rows;
+  sc->nlongnnz = sizes->nnz; /* at most the matrix's entries, MATGPUFORMAT_MAX_NNZ: an int */
+  sc->nlchunks = (PetscInt)sizes->chunks;
   {
     const MatGPUFormatArray arrays[] = {
-        {(void **)&d->lrow,       (size_t)d->nlong * sizeof(int)      },
-        {(void **)&d->lptr,       (size_t)(d->nlong + 1) * sizeof(int)},
-        {(void **)&sc->lchunkptr, (size_t)(d->nlong + 1) * sizeof(int)},
-        {(void **)&sc->ldone,     (size_t)d->nlong * sizeof(unsigned) }
+        {(void **)&d->lrow,       (size_t)d->nlong * sizeof(int)            },
+        {(void **)&d->lptr,       (size_t)(d->nlong + 1) * sizeof(int)      },
+        {(void **)&sc->lchunkptr, (size_t)(d->nlong + 1) * sizeof(int)      },
+        {(void **)&sc->ldone,     (size_t)d->nlong * sizeof(unsigned)       },
+        {(void **)&d->lcol,       (size_t)sc->nlongnnz * sizeof(int)        },
+        {(void **)&d->lval,       (size_t)sc->nlongnnz * sizeof(PetscScalar)},
+        {(void **)&sc->lpartial,  (size_t)sc->nlchunks * sizeof(PetscScalar)},
+        {(void **)&sc->lchunkrow, (size_t)sc->nlchunks * sizeof(int)        }
     };
 
+    for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(arrays); i++) bytes += arrays[i].bytes;
+    PetscCall(MatGPUFormatCheckDeviceMemory_Private("SELL-C-sigma", bytes));
     PetscCall(MatGPUFormatDeviceMallocArrays_Private("SELL-C-sigma", &sc->mem[0], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
   }
-  MatGPUFormatCallThrust(thrust::copy_if(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)d->m), len, d->lrow, SELLCSIsLong{}));
+  /* the selection's storage asked for first (nothing is read then), so that its temporaries are one allocation */
+  PetscCallCUDA(cub::DeviceSelect::If(work, workbytes, thrust::counting_iterator<int>(0), d->lrow, nselected, (int)d->m, SELLCSIsLongRow{len}, csr->stream));
+  {
+    const MatGPUFormatArray arrays[] = {
+        {(void **)&nselected, sizeof(int)},
+        {&work,               workbytes  }
+    };
+
+    PetscCall(MatGPUFormatScratchMallocArrays_Private(&sc->scratch, "SELL-C-sigma", PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+  }
+  PetscCallCUDA(cub::DeviceSelect::If(work, workbytes, thrust::counting_iterator<int>(0), d->lrow, nselected, (int)d->m, SELLCSIsLongRow{len}, csr->stream));
+  PetscCall(MatGPUFormatScratchRelease_Private(&sc->scratch, mark)); /* in stream order */
   sellcs_long_sizes_kernel<<<MatGPUFormatGrid(d->nlong, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nlong, csr->rowptr, d->lrow, d->lptr, sc->lchunkptr);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemsetAsync(d->lptr + d->nlong, 0, sizeof(int), csr->stream));
@@ -506,27 +556,11 @@ static PetscErrorCode SELLCSLongPart(Mat_SELLCS *sc, const int *len, const MatGP
   PetscCallCUDA(cudaMemsetAsync(sc->ldone, 0, (size_t)d->nlong * sizeof(unsigned), csr->stream));
   MatGPUFormatCallThrust(thrust::exclusive_scan(policy, d->lptr, d->lptr + d->nlong + 1, d->lptr));
   MatGPUFormatCallThrust(thrust::exclusive_scan(policy, sc->lchunkptr, sc->lchunkptr + d->nlong + 1, sc->lchunkptr));
-  PetscCallCUDA(cudaMemcpyAsync(&sizes[0], d->lptr + d->nlong, sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
-  PetscCallCUDA(cudaMemcpyAsync(&sizes[1], sc->lchunkptr + d->nlong, sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
-  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-  sc->nlchunks = sizes[1];
-  sc->nlongnnz = sizes[0];
-  PetscCall(MatGPUFormatCheckDeviceMemory_Private("SELL-C-sigma", (size_t)sizes[0] * (sizeof(int) + sizeof(PetscScalar))));
-  {
-    const MatGPUFormatArray arrays[] = {
-        {(void **)&d->lcol,       (size_t)sizes[0] * sizeof(int)            },
-        {(void **)&d->lval,       (size_t)sizes[0] * sizeof(PetscScalar)    },
-        {(void **)&sc->lpartial,  (size_t)sc->nlchunks * sizeof(PetscScalar)},
-        {(void **)&sc->lchunkrow, (size_t)sc->nlchunks * sizeof(int)        }
-    };
-
-    PetscCall(MatGPUFormatDeviceMallocArrays_Private("SELL-C-sigma", &sc->mem[1], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
-  }
   sellcs_chunk_rows_kernel<<<MatGPUFormatGrid(d->nlong, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->nlong, sc->lchunkptr, sc->lchunkrow);
   PetscCallCUDA(cudaGetLastError());
   sellcs_long_fill_kernel<<<MatGPUFormatGrid(32 * sc->nlchunks, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->nlchunks, csr->rowptr, csr->colind, csr->val, d->lrow, d->lptr, sc->lchunkptr, sc->lchunkrow, d->lcol, d->lval);
   PetscCallCUDA(cudaGetLastError());
-  sc->bytes = (PetscLogDouble)sizes[0] * (sizeof(int) + sizeof(PetscScalar)) + (3.0 * d->nlong + 2) * sizeof(int) + d->nlong * sizeof(unsigned) + (PetscLogDouble)sc->nlchunks * (sizeof(PetscScalar) + sizeof(int));
+  sc->bytes = (PetscLogDouble)bytes;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -536,6 +570,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   SELLCSArrays *d      = &sc->d;
   const auto    policy = MatGPUFormatThrustPolicy(csr->stream);
   int          *len;
+  SELLCSSizes   sizes;
   long long     nslots_unsorted, nslots;
   PetscInt64    nnzchunks;
   size_t        bytes;
@@ -554,9 +589,11 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   sellcs_row_lengths_kernel<<<MatGPUFormatGrid(d->m, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)PetscMin(d->longrow, PETSC_INT_MAX), csr->rowptr, len);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "row lengths"));
-  PetscCall(SELLCSLongPart(sc, len, csr));
+  /* the build's one round trip before the sort: the sizes of the long part and of the chunks unsorted */
+  MatGPUFormatCallThrust(sizes = thrust::transform_reduce(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)d->nchunks), SELLCSSizesOfChunk{csr->rowptr, len, (int)d->m, (int)d->C}, SELLCSSizes{0, 0, 0, 0}, SELLCSSizesSum{}));
+  nslots_unsorted = sizes.slots;
+  PetscCall(SELLCSLongPart(sc, len, &sizes, csr));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "long rows"));
-  MatGPUFormatCallThrust(nslots_unsorted = thrust::transform_reduce(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)d->nchunks), SELLCSUnsortedSlots{len, (int)d->m, (int)d->C}, 0LL, thrust::plus<long long>()));
   nnzchunks         = d->nnz - sc->nlongnnz; /* the entries in the chunks, that is not in the long part */
   sc->beta_unsorted = nslots_unsorted ? (PetscReal)nnzchunks / (PetscReal)nslots_unsorted : 1.0;
   d->sigma          = sc->sigma ? sc->sigma : SELLCSDefaultSigma(d->C, sc->beta_unsorted);
@@ -572,7 +609,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
         {(void **)&d->chunk_ptr, (size_t)(d->nchunks + 1) * sizeof(long long)         }
     };
 
-    PetscCall(MatGPUFormatDeviceMallocArrays_Private("SELL-C-sigma", &sc->mem[2], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+    PetscCall(MatGPUFormatDeviceMallocArrays_Private("SELL-C-sigma", &sc->mem[1], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
   }
   PetscCallCUDA(cudaMemsetAsync(d->rowlen, 0, (size_t)d->nchunks * d->C * sizeof(int), csr->stream));
   if (d->sigma > 1) PetscCall(SELLCSSortRows(d, len, &sc->scratch, csr->stream));
@@ -598,7 +635,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
         {(void **)&sc->pos, (size_t)nslots * sizeof(int)        }
     };
 
-    PetscCall(MatGPUFormatDeviceMallocArrays_Private("SELL-C-sigma", &sc->mem[3], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+    PetscCall(MatGPUFormatDeviceMallocArrays_Private("SELL-C-sigma", &sc->mem[2], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
   }
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
   sellcs_fill_kernel<<<MatGPUFormatGrid(d->nchunks * d->C, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nchunks, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, d->perm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val, sc->pos);
