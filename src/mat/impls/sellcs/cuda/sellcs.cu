@@ -592,6 +592,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   /* the build's one round trip before the sort: the sizes of the long part and of the chunks unsorted */
   MatGPUFormatCallThrust(sizes = thrust::transform_reduce(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>((int)d->nchunks), SELLCSSizesOfChunk{csr->rowptr, len, (int)d->m, (int)d->C}, SELLCSSizes{0, 0, 0, 0}, SELLCSSizesSum{}));
   nslots_unsorted = sizes.slots;
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "sizes"));
   PetscCall(SELLCSLongPart(sc, len, &sizes, csr));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "long rows"));
   nnzchunks         = d->nnz - sc->nlongnnz; /* the entries in the chunks, that is not in the long part */
