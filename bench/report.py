@@ -278,11 +278,12 @@ OUR_TYPES = ("cmrs", "sellcs", "bce")  # the default entries of our types
 PEER_TYPE = "seqsellcuda"
 
 
-def print_peer_table(data):
+def print_peer_table(data, title=None):
     """Per matrix: the fastest of our types' default entries against the faster of aijcusparse and sellcuda.
 
     Only matrices with correct records of aijcusparse, sellcuda and at least one of our default entries count; each
     time is the median over the records of that entry on that matrix. Nothing is printed without sellcuda records.
+    title: the sentence before the table (default: that of the entries' own runs).
     """
     times = {}  # matrix key -> entry -> times
     for rec in data:
@@ -307,7 +308,8 @@ def print_peer_table(data):
     if not rows:
         return
     print(
-        "Against the faster PETSc GPU type: per matrix, the fastest of our types (default parameters) against "
+        title
+        or "Against the faster PETSc GPU type: per matrix, the fastest of our types (default parameters) against "
         "aijcusparse and against the faster of aijcusparse and sellcuda (PETSc's own AIJ -> SELL -> SELLCUDA "
         "conversion), median µs:\n"
     )
@@ -327,8 +329,43 @@ def print_peer_table(data):
     )
 
 
+def is_interleaved(rec):
+    """A record of bench_spmv -interleave (the types timed in turn, one batch each per round)"""
+    return rec.get("mode") == "interleaved"
+
+
+def print_interleaved(inter):
+    """The records of bench_spmv -interleave: per matrix and entry, the medians over the rounds, then the peer table"""
+    if not inter:
+        return
+    print(
+        "Interleaved (`bench_spmv -interleave R`: after the entries' own runs, R rounds in which every type times one "
+        "batch in turn, the first moving on each round, so that a drift of the host's speed touches all alike); µs per "
+        "product and the host's µs to issue one, medians over the rounds:\n"
+    )
+    print("| matrix | rows | nnz | type / entry | rounds | µs | issue µs | speedup vs aijcusparse | correct |")
+    print("|---|---:|---:|---|---:|---:|---:|---:|:---:|")
+    refs = {matrix_key(r): r["median_us"] for r in inter if r.get("type") == REFERENCE_TYPE and r.get("median_us")}
+    for rec in inter:
+        ref = refs.get(matrix_key(rec))
+        sp = f"{ref / rec['median_us']:.2f}" if ref and rec.get("median_us") else "–"
+        print(
+            f"| {md(rec.get('matrix') or '?')} | {fmt(rec.get('rows'), ',')} | {fmt(rec.get('nnz'), ',')} | {entry_label(rec)} | "
+            f"{fmt(rec.get('rounds'), 'd')} | {fmt(rec.get('median_us'), '.2f')} | {fmt(rec.get('issue_us'), '.2f')} | {sp} | "
+            f"{'yes' if rec.get('correct') else '**no**'} |"
+        )
+    print()
+    print_peer_table(
+        inter,
+        "Interleaved, against the faster PETSc GPU type: per matrix, the fastest of our types (default parameters) "
+        "against aijcusparse and against the faster of aijcusparse and sellcuda, medians over the rounds (µs):\n",
+    )
+
+
 def print_device(device, records):
     print(f"## {device}\n")
+    inter = [r for r in records if is_interleaved(r)]
+    records = [r for r in records if not is_interleaved(r)]
     data = [r for r in records if not is_status(r)]
     bws = [r["copy_bw_GBs"] for r in data if r.get("copy_bw_GBs")]
     if bws:
@@ -359,6 +396,7 @@ def print_device(device, records):
     print_peer_table(data)
     print_value_changes(data)
     print_builds(data)
+    print_interleaved(inter)
 
 
 def commit_key(rec):
@@ -375,7 +413,7 @@ def refresh_us(rec, records):
 
 
 def print_commit_comparison(device, records):
-    data = [r for r in records if not is_status(r) and r.get("median_us")]
+    data = [r for r in records if not is_status(r) and not is_interleaved(r) and r.get("median_us")]
     commits = []
     for rec in data:
         if commit_key(rec) not in commits:

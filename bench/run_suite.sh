@@ -16,7 +16,8 @@
 #                 processes), 0 to leave it out (default 1)
 #   SELL_TIMEOUT  seconds allowed for one sellcuda run (default 300), a guard: bench_spmv builds sellcuda through
 #                 PETSc's own AIJ to SELL to SELLCUDA conversions
-#   BENCH_ARGS    extra options for every bench_spmv run, e.g. "-batches 3 -reps 50"
+#   BENCH_ARGS    extra options for every bench_spmv run, e.g. "-batches 3 -reps 50", or "-interleave 20" (with
+#                 SELLCUDA=inline: every type, sellcuda too, timed again in 20 rounds of one batch each in turn)
 #   APPEND        set to 1 to append to an existing SUITE.jsonl instead of starting it afresh
 #
 # A bench run that fails is recorded as {"matrix": ..., "status": "failed", "rc": N} and the script goes

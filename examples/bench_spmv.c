@@ -5,7 +5,8 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
   -types <list>      : comma separated entries type[/option=value[/...]], e.g. cmrs/mat_cmrs_height=8;\n\
                        balanced, balanced_hot (/hot_columns=k, default 16384) and stream time the kernels of\n\
                        spmv_balanced.cu instead of a type\n\
-  -json_out <file>   : also append the JSON records to this file\n\n";
+  -json_out <file>   : also append the JSON records to this file\n\
+  -interleave <R>    : then R rounds of one batch per type, the types in turn (records with \"mode\": \"interleaved\")\n\n";
 
 /*
    bench_spmv - SpMV benchmark of the GPU matrix types of petsc-gpuformats against MATSEQAIJCUSPARSE
@@ -13,7 +14,7 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
    Synopsis:
      bench_spmv [-matrix KIND and its size options, or -matrix file -f FILE (matgen.c)] [-seed s]
                 [-types aijcusparse,cmrs,cmrs/mat_cmrs_height=8,sellcuda] [-tol t]
-                [-warmup n] [-batches b] [-reps r] [-bw_mib mib] [-bw_reps n] [-json_out file]
+                [-warmup n] [-batches b] [-reps r] [-bw_mib mib] [-bw_reps n] [-json_out file] [-interleave R]
 
    Description:
      A matrix is generated (or loaded) on the host as MATSEQAIJ with exact preallocation and converted
@@ -45,6 +46,11 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
        model_bytes = 12 nnz + 4 (m + 1) + 8 n + 8 m
      (8-byte values and 4-byte column indices, 4-byte row offsets, x read once, y written once)
      and with the device-to-device copy bandwidth measured once at start-up.
+
+     With -interleave R the matrix types are then timed again in R rounds: in each round every type times one batch of
+     -reps products, the types in turn and the first moving on by one each round, so that a drift of the host's speed
+     during the run touches every type alike. One more record per type, with "mode": "interleaved", rounds, and the
+     medians over the rounds in median_us (min_us, max_us) and issue_us, checked against the reference once more.
 
      The exit code is nonzero when any type's relative error exceeds -tol or is not a number; all records
      are printed first.
@@ -533,6 +539,48 @@ static PetscErrorCode MeasureHostFloors(BenchCtx *ctx, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The matrix of a type's entry (tname, options prefix prefix): a MatDuplicate() of the reference Aref converted in place
+   to the type, or for sellcuda PETSc's own path, as its users take it: MATSEQAIJ to MATSEQSELL
+   (MatConvert_SeqAIJ_SeqSELL()), then to MATSEQSELLCUDA in place. PETSc has no converter from MATSEQAIJ to
+   MATSEQSELLCUDA: MatConvert() would fall back to its generic entry-by-entry conversion, which takes minutes on large
+   matrices. *available is PETSC_FALSE (and *B NULL) when this PETSc has no sellcuda; *convert_s the MatConvert()s' time
+*/
+static PetscErrorCode EntryMatrix(const char tname[], const char prefix[], Mat Ahost, Mat Aref, Mat *B, PetscBool *available, PetscReal *convert_s)
+{
+  PetscBool      isaij, issell;
+  PetscLogDouble c0, c1;
+
+  PetscFunctionBeginUser;
+  *B         = NULL;
+  *available = PETSC_TRUE;
+  PetscCall(PetscStrcmpAny(tname, &isaij, "aijcusparse", MATSEQAIJCUSPARSE, ""));
+  PetscCall(PetscStrcmpAny(tname, &issell, "sellcuda", MATSEQSELLCUDA, ""));
+  if (issell) {
+    PetscCall(TypeAvailable(MATSEQSELLCUDA, available));
+    if (!*available) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(PetscTime(&c0));
+    PetscCall(MatConvert(Ahost, MATSEQSELL, MAT_INITIAL_MATRIX, B));
+    PetscCall(MatConvert(*B, MATSEQSELLCUDA, MAT_INPLACE_MATRIX, B));
+    PetscCall(PetscTime(&c1));
+    PetscCall(MatSetOptionsPrefix(*B, prefix));
+  } else {
+    PetscCall(PetscTime(&c0));
+    PetscCall(MatDuplicate(Aref, MAT_COPY_VALUES, B));
+    PetscCall(MatSetOptionsPrefix(*B, prefix));
+    if (!isaij) {
+      PetscBool isroot;
+
+      /* the benchmark is sequential, so the root name resolves to the sequential type */
+      PetscCall(PetscStrcmp(tname, MATCMRS, &isroot));
+      PetscCall(MatConvert(*B, isroot ? MATSEQCMRS : tname, MAT_INPLACE_MATRIX, B));
+    }
+    PetscCall(PetscTime(&c1));
+  }
+  *convert_s = (PetscReal)(c1 - c0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], Mat Ahost, Mat Aref, Vec x, Vec y, Vec yref, PetscReal nrmref, Vec work, PetscBool *correct)
 {
   char           prefix[32], *tname;
@@ -540,7 +588,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   Mat            B;
   PetscBool      isaij, issell, iscmrs, ours, isbalanced, isstream, ishot;
   Product        prod;
-  PetscLogDouble t0, t1, t2, c0, c1, build_s = 0.0;
+  PetscLogDouble t0, t1, t2, build_s = 0.0;
   PetscReal      convert_s = -1.0;
   PetscReal      first_s, err1, err2, err, *secs, *wall, *issue, median_s, min_s, max_s, wall_median_s, issue_median_s, changed_s = -1.0;
   PetscLogDouble rebuild_s    = -1.0;
@@ -579,38 +627,16 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
     PetscCallCUDA(cudaMalloc((void **)&prod.partial, (size_t)prod.nblocks * sizeof(PetscScalar)));
     PetscCall(MatSeqAIJCUSPARSEGetIJ(Aref, PETSC_FALSE, &prod.rowptr, &prod.col));
     PetscCall(MatSeqAIJCUSPARSEGetArrayRead(Aref, &prod.val));
-  } else if (issell) {
+  } else {
     PetscBool available;
 
-    PetscCall(TypeAvailable(MATSEQSELLCUDA, &available));
+    PetscCall(EntryMatrix(tname, prefix, Ahost, Aref, &B, &available, &convert_s));
     if (!available) {
       PetscCall(NotAvailableRecord(ctx, entry, MATSEQSELLCUDA));
       PetscCall(PetscFree(tname));
       *correct = PETSC_TRUE;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-    /* PETSc's own path, as its users take it: MATSEQAIJ to MATSEQSELL (MatConvert_SeqAIJ_SeqSELL()), then to
-       MATSEQSELLCUDA in place. PETSc has no converter from MATSEQAIJ to MATSEQSELLCUDA: MatConvert() would fall back to
-       its generic entry-by-entry conversion, which takes minutes on large matrices */
-    PetscCall(PetscTime(&c0));
-    PetscCall(MatConvert(Ahost, MATSEQSELL, MAT_INITIAL_MATRIX, &B));
-    PetscCall(MatConvert(B, MATSEQSELLCUDA, MAT_INPLACE_MATRIX, &B));
-    PetscCall(PetscTime(&c1));
-    convert_s = (PetscReal)(c1 - c0);
-    PetscCall(MatSetOptionsPrefix(B, prefix));
-  } else {
-    PetscCall(PetscTime(&c0));
-    PetscCall(MatDuplicate(Aref, MAT_COPY_VALUES, &B));
-    PetscCall(MatSetOptionsPrefix(B, prefix));
-    if (!isaij) {
-      PetscBool isroot;
-
-      /* the benchmark is sequential, so the root name resolves to the sequential type */
-      PetscCall(PetscStrcmp(tname, MATCMRS, &isroot));
-      PetscCall(MatConvert(B, isroot ? MATSEQCMRS : tname, MAT_INPLACE_MATRIX, &B));
-    }
-    PetscCall(PetscTime(&c1));
-    convert_s = (PetscReal)(c1 - c0);
   }
   prod.B = B;
   if (B) PetscCall(PetscObjectGetType((PetscObject)B, &actual));
@@ -857,6 +883,126 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   -interleave R: the matrix types of -types (not the balanced kernels) timed again, in R rounds after the entries' own
+   runs: in each round every type times one batch of -reps products, the types in turn and the first moving on by one
+   each round, so that a drift of the host's or the GPU's speed during the run touches every type alike (a host-bound
+   product's time moves by 1 us from one process to the next, and within one). One record per type, "mode":
+   "interleaved", with the medians over the rounds of the GPU time per product (median_us) and of the host's time to
+   issue one (issue_us), then checked against the reference again
+*/
+static PetscErrorCode BenchInterleaved(BenchCtx *ctx, PetscInt rounds, int nentries, char **entries, Mat Ahost, Mat Aref, Vec x, Vec y, Vec yref, PetscReal nrmref, Vec work, PetscInt *nfailed)
+{
+  Mat         *B;
+  char       **tnames;
+  int         *which;
+  PetscReal   *gpu, *issue;
+  PetscInt     n = 0;
+  cudaStream_t stream;
+  cudaEvent_t  start, stop;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscCalloc3(nentries, &B, nentries, &tnames, nentries, &which));
+  for (int k = 0; k < nentries; k++) {
+    char      prefix[32];
+    PetscBool kernel, available;
+    PetscReal convert_s;
+
+    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "b%d_", k));
+    PetscCall(ParseEntry(entries[k], prefix, &tnames[n]));
+    PetscCall(PetscStrcmpAny(tnames[n], &kernel, "balanced", "balanced_hot", "stream", ""));
+    if (!kernel) PetscCall(EntryMatrix(tnames[n], prefix, Ahost, Aref, &B[n], &available, &convert_s));
+    if (kernel || !available) {
+      PetscCall(PetscFree(tnames[n]));
+      continue;
+    }
+    which[n++] = k;
+  }
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCallCUDA(cudaEventCreate(&start));
+  PetscCallCUDA(cudaEventCreate(&stop));
+  PetscCall(PetscMalloc2(n * rounds, &gpu, n * rounds, &issue));
+  for (PetscInt i = 0; i < n; i++) { /* the build, then the warm-up */
+    for (PetscInt r = 0; r <= ctx->warmup; r++) PetscCall(MatMult(B[i], x, y));
+  }
+  for (PetscInt r = 0; r < rounds; r++) {
+    for (PetscInt j = 0; j < n; j++) {
+      const PetscInt i = (j + r) % n;
+      PetscLogDouble t0, t2;
+      float          ms;
+
+      PetscCallCUDA(cudaDeviceSynchronize());
+      PetscCall(PetscTime(&t0));
+      PetscCallCUDA(cudaEventRecord(start, stream));
+      for (PetscInt k = 0; k < ctx->reps; k++) PetscCall(MatMult(B[i], x, y));
+      PetscCall(PetscTime(&t2));
+      PetscCallCUDA(cudaEventRecord(stop, stream));
+      PetscCallCUDA(cudaDeviceSynchronize());
+      PetscCallCUDA(cudaEventElapsedTime(&ms, start, stop));
+      gpu[i * rounds + r]   = 1e-3 * (PetscReal)ms / (PetscReal)ctx->reps; /* milliseconds to seconds per product */
+      issue[i * rounds + r] = (PetscReal)(t2 - t0) / (PetscReal)ctx->reps;
+    }
+  }
+  for (PetscInt i = 0; i < n; i++) {
+    PetscReal   median_s, issue_s, min_s, max_s, err;
+    PetscBool   correct;
+    const char *actual;
+    JSONLine   *line;
+
+    PetscCall(BenchMedianReal(rounds, gpu + i * rounds, &median_s)); /* sorts them */
+    min_s = gpu[i * rounds];
+    max_s = gpu[i * rounds + rounds - 1];
+    PetscCall(BenchMedianReal(rounds, issue + i * rounds, &issue_s));
+    PetscCall(VecSet(y, NAN));
+    PetscCall(MatMult(B[i], x, y));
+    PetscCall(RelativeError(y, yref, nrmref, work, &err));
+    correct = (!PetscIsNanReal(err) && err <= ctx->tol) ? PETSC_TRUE : PETSC_FALSE;
+    if (!correct) (*nfailed)++;
+    PetscCall(PetscObjectGetType((PetscObject)B[i], &actual));
+    PetscCall(PetscNew(&line));
+    PetscCall(JSONBegin(line));
+    PetscCall(JSONAddString(line, "device", ctx->device));
+    PetscCall(JSONAddProvenance(line, ctx));
+    PetscCall(JSONAddReal(line, "copy_bw_GBs", ctx->copy_bw));
+    PetscCall(JSONAddInt(line, "l2_bytes", ctx->l2_bytes));
+    PetscCall(JSONAddString(line, "matrix", ctx->matrix));
+    PetscCall(JSONAddString(line, "matrix_params", ctx->params));
+    PetscCall(JSONAddInt(line, "rows", ctx->m));
+    PetscCall(JSONAddInt(line, "cols", ctx->n));
+    PetscCall(JSONAddInt(line, "nnz", ctx->nnz));
+    PetscCall(JSONAddString(line, "type", actual));
+    PetscCall(JSONAddString(line, "entry", entries[which[i]]));
+    PetscCall(JSONAddString(line, "mode", "interleaved"));
+    PetscCall(JSONAddInt(line, "rounds", rounds));
+    PetscCall(JSONAddInt(line, "reps", ctx->reps));
+    PetscCall(JSONAddReal(line, "median_us", 1e6 * median_s)); /* seconds to microseconds */
+    PetscCall(JSONAddReal(line, "min_us", 1e6 * min_s));
+    PetscCall(JSONAddReal(line, "max_us", 1e6 * max_s));
+    PetscCall(JSONAddReal(line, "issue_us", 1e6 * issue_s));
+    PetscCall(JSONAddReal(line, "launch_floor_us", 1e6 * ctx->launch_floor));
+    PetscCall(JSONAddReal(line, "access_floor_us", 1e6 * ctx->access_floor));
+    PetscCall(JSONAddReal(line, "rel_err", err));
+    PetscCall(JSONAddBool(line, "correct", correct));
+    PetscCall(JSONEnd(line));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s", line->buf));
+    if (ctx->json) {
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, ctx->json, "%s", line->buf));
+      PetscCall(PetscFFlush(ctx->json));
+    }
+    if (!correct) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "bench_spmv: interleaved entry \"%s\" (type %s) relative error %g exceeds -tol %g\n", entries[which[i]], actual, (double)err, (double)ctx->tol));
+    PetscCall(PetscFree(line));
+  }
+  PetscCallCUDA(cudaEventDestroy(start));
+  PetscCallCUDA(cudaEventDestroy(stop));
+  PetscCall(PetscFree2(gpu, issue));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCall(MatDestroy(&B[i]));
+    PetscCall(PetscFree(tnames[i]));
+  }
+  PetscCall(PetscFree3(B, tnames, which));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 
 int main(int argc, char **argv)
@@ -872,7 +1018,7 @@ int main(int argc, char **argv)
   int                   ntypes, dev;
   char                **entries;
   struct cudaDeviceProp prop;
-  PetscInt              nfailed = 0;
+  PetscInt              nfailed = 0, rounds = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -888,6 +1034,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBoundedReal("-tol", "Largest accepted relative error against MATSEQAIJCUSPARSE", NULL, ctx.tol, &ctx.tol, NULL, 0.0));
   PetscCall(BenchTimingOptions(PetscOptionsObject, &ctx.warmup, &ctx.batches, &ctx.reps, &bw_mib, &bw_reps));
   PetscCall(PetscOptionsString("-json_out", "Also append the JSON records to this file", NULL, json_out, json_out, sizeof(json_out), &flg_json));
+  PetscCall(PetscOptionsBoundedInt("-interleave", "Rounds of one batch per type in turn, after the entries' own runs (records with \"mode\": \"interleaved\"; 0: none)", NULL, rounds, &rounds, NULL, 0));
   PetscOptionsEnd();
   {
     PetscBool stop;
@@ -940,6 +1087,7 @@ int main(int argc, char **argv)
     PetscCall(BenchEntry(&ctx, (PetscInt)k, entries[k], Ahost, Aref, x, y, yref, nrmref, work, &correct));
     if (!correct) nfailed++;
   }
+  if (rounds) PetscCall(BenchInterleaved(&ctx, rounds, ntypes, entries, Ahost, Aref, x, y, yref, nrmref, work, &nfailed));
   PetscCall(PetscStrToArrayDestroy(ntypes, entries));
   if (nfailed) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "bench_spmv: %" PetscInt_FMT " of %d entries failed the correctness check\n", nfailed, ntypes));
 
