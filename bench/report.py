@@ -345,7 +345,7 @@ def print_interleaved(inter):
     )
     print("| matrix | rows | nnz | type / entry | rounds | µs | issue µs | speedup vs aijcusparse | correct |")
     print("|---|---:|---:|---|---:|---:|---:|---:|:---:|")
-    refs = {matrix_key(r): r["median_us"] for r in inter if r.get("type") == REFERENCE_TYPE and r.get("median_us")}
+    refs = reference_times([r for r in inter if r.get("correct") is not False])
     for rec in inter:
         ref = refs.get(matrix_key(rec))
         sp = f"{ref / rec['median_us']:.2f}" if ref and rec.get("median_us") else "–"
@@ -367,12 +367,12 @@ def print_device(device, records):
     inter = [r for r in records if is_interleaved(r)]
     records = [r for r in records if not is_interleaved(r)]
     data = [r for r in records if not is_status(r)]
-    bws = [r["copy_bw_GBs"] for r in data if r.get("copy_bw_GBs")]
+    bws = [r["copy_bw_GBs"] for r in data + inter if r.get("copy_bw_GBs")]
     if bws:
         line = f"Copy bandwidth (device to device, read + write): {statistics.median(bws):.0f} GB/s"
         if len(set(bws)) > 1:
             line += f" (median; {min(bws):.0f} to {max(bws):.0f} over {len(bws)} records)"
-        l2 = next((r.get("l2_bytes") for r in data if r.get("l2_bytes")), None)
+        l2 = next((r.get("l2_bytes") for r in data + inter if r.get("l2_bytes")), None)
         if l2:
             line += f", L2 {l2 / 2**20:.0f} MiB"
         print(line + "\n")
@@ -383,15 +383,16 @@ def print_device(device, records):
     for rec in records:
         if rec.get("matrix") not in order:
             order.append(rec.get("matrix"))
-    print("| " + " | ".join(HEADER) + " |")
-    print("|" + "|".join(["---"] * 4 + ["---:"] * 7 + [":---:"]) + "|")
-    for name in order:
-        for rec in records:
-            if rec.get("matrix") != name:
-                continue
-            cells = status_row(rec) if is_status(rec) else data_row(rec, refs)
-            print("| " + " | ".join(cells) + " |")
-    print()
+    if records:
+        print("| " + " | ".join(HEADER) + " |")
+        print("|" + "|".join(["---"] * 4 + ["---:"] * 7 + [":---:"]) + "|")
+        for name in order:
+            for rec in records:
+                if rec.get("matrix") != name:
+                    continue
+                cells = status_row(rec) if is_status(rec) else data_row(rec, refs)
+                print("| " + " | ".join(cells) + " |")
+        print()
     print_speedup_summary(data)
     print_peer_table(data)
     print_value_changes(data)
@@ -414,6 +415,8 @@ def refresh_us(rec, records):
 
 def print_commit_comparison(device, records):
     data = [r for r in records if not is_status(r) and not is_interleaved(r) and r.get("median_us")]
+    if not data:
+        return
     commits = []
     for rec in data:
         if commit_key(rec) not in commits:

@@ -126,19 +126,29 @@ python3 "$bench/report.py" "$work/spmv.jsonl" > "$work/spmv.md"
 expect "$work/spmv.md" '^\| m1 \| 1,000 \| 5,000 \| 100\.0 \| 80\.0 \| sellcs \| 90\.0 \| 1\.11 \| \*\*0\.89\*\* \|$' "report.py: the fastest of ours against the faster PETSc type"
 expect "$work/spmv.md" 'Geometric mean over 1 matrices: 1\.11 against aijcusparse, 0\.89 against' "report.py: one matrix with sellcuda"
 # report.py with records of bench_spmv -interleave: apart from the entries' own (m1's sellcs 90 us above stays 0.89), in
-# a section of their own: m1 interleaved aijcusparse 100, sellcuda 60, sellcs 50 (1.20 against sellcuda), bce 75
+# a section of their own: m1 interleaved aijcusparse 100 (and 120 in another run: 110 the median), sellcuda 60, sellcs 50
+# (2.20 against aijcusparse, 1.20 against sellcuda), bce 75
 python3 - "$work/spmv.jsonl" <<'PY'
 import json, sys
-def rec(entry, typ, t, issue):
-    return json.dumps(dict(device="GPU", commit="c0ffee0", dirty=False, matrix="m1", rows=1000, nnz=5000, entry=entry, type=typ,
+def rec(entry, typ, t, issue, commit="c0ffee0"):
+    return json.dumps(dict(device="GPU", commit=commit, dirty=False, matrix="m1", rows=1000, nnz=5000, entry=entry, type=typ,
                            mode="interleaved", rounds=20, reps=100, median_us=t, issue_us=issue, correct=True, copy_bw_GBs=4000.0))
 with open(sys.argv[1], "a") as f:
     for entry, typ, t, issue in (("aijcusparse", "seqaijcusparse", 100.0, 9.0), ("sellcuda", "seqsellcuda", 60.0, 5.0),
                                  ("sellcs", "seqaijcusparsesellcs", 50.0, 4.5), ("bce", "seqaijcusparsebce", 75.0, 4.0)):
         f.write(rec(entry, typ, t, issue) + "\n")
+    f.write(rec("aijcusparse", "seqaijcusparse", 120.0, 9.0, "beef123") + "\n")
+with open(sys.argv[1] + ".inter", "w") as f:
+    f.write(rec("aijcusparse", "seqaijcusparse", 100.0, 9.0) + "\n")
+    f.write(rec("sellcs", "seqaijcusparsesellcs", 50.0, 4.5) + "\n")
 PY
 python3 "$bench/report.py" "$work/spmv.jsonl" > "$work/spmv.md"
 expect "$work/spmv.md" '^\| m1 \| 1,000 \| 5,000 \| 100\.0 \| 80\.0 \| sellcs \| 90\.0 \| 1\.11 \| \*\*0\.89\*\* \|$' "report.py: interleaved records leave the entries' own table alone"
-expect "$work/spmv.md" '^\| m1 \| 1,000 \| 5,000 \| sellcs \(seqaijcusparsesellcs\) \| 20 \| 50\.00 \| 4\.50 \| 2\.00 \| yes \|$' "report.py: an interleaved record's row"
-expect "$work/spmv.md" '^\| m1 \| 1,000 \| 5,000 \| 100\.0 \| 60\.0 \| sellcs \| 50\.0 \| 2\.00 \| 1\.20 \|$' "report.py: the interleaved table against the faster PETSc type"
+expect "$work/spmv.md" '^\| m1 \| 1,000 \| 5,000 \| sellcs \(seqaijcusparsesellcs\) \| 20 \| 50\.00 \| 4\.50 \| 2\.20 \| yes \|$' "report.py: an interleaved record's row, against aijcusparse's median"
+expect "$work/spmv.md" '^\| m1 \| 1,000 \| 5,000 \| 110\.0 \| 60\.0 \| sellcs \| 50\.0 \| 2\.20 \| 1\.20 \|$' "report.py: the interleaved table against the faster PETSc type"
+python3 "$bench/report.py" "$work/spmv.jsonl.inter" > "$work/inter.md"
+expect "$work/inter.md" '^Copy bandwidth' "report.py: a file of interleaved records alone keeps its copy bandwidth"
+if grep -q '^| matrix | rows | nnz | type / entry | median' "$work/inter.md"; then cat "$work/inter.md"; echo "FAILED: report.py printed the entries' table without entries"; exit 1; fi
+python3 "$bench/report.py" --compare-commits "$work/spmv.jsonl.inter" > "$work/inter.md"
+if grep -q '^|---|---|$' "$work/inter.md"; then cat "$work/inter.md"; echo "FAILED: report.py --compare-commits printed an empty table"; exit 1; fi
 echo "scaling_report.py, mg.py --report, mpi_report.py and report.py: as documented on known records"
