@@ -270,8 +270,13 @@ PetscErrorCode MatGPUFormatBuildTemporariesBegin_Private(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Frees the queued temporaries after the kernels queued on PETSc's current stream; deferral stays as it is */
-static PetscErrorCode MatGPUFormatFreeQueued(void)
+/*
+   Frees n blocks of cudaMalloc() after one wait for the kernels queued on PETSc's current stream (cudaFree() itself need
+   not wait for them); after a failed wait a kernel may still use the blocks: they are left, not freed under it. Every
+   pointer is NULL afterwards (never freed twice). The one place of the wait-then-free of MatGPUFormatDeviceFree_Private()
+   and of the queue of a build's temporaries
+*/
+static PetscErrorCode MatGPUFormatFreeAfterWait(PetscInt n, void *ptrs[])
 {
   MatGPUFormatPhases *ph = MatGPUFormatCurrentPhases;
   PetscLogDouble      t0 = 0, t1;
@@ -279,27 +284,36 @@ static PetscErrorCode MatGPUFormatFreeQueued(void)
   cudaError_t         serr, ferr = cudaSuccess;
 
   PetscFunctionBegin;
-  if (!MatGPUFormatNDeferred) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   if (ph && ph->on) PetscCall(PetscTime(&t0));
   serr = cudaStreamSynchronize(stream);
-  /* after a failed wait a kernel may still use the blocks: they are left, not freed under it */
-  for (PetscInt i = 0; i < MatGPUFormatNDeferred; i++) {
+  for (PetscInt i = 0; i < n; i++) {
     if (serr == cudaSuccess) {
-      cudaError_t err = cudaFree(MatGPUFormatDeferred[i]);
+      cudaError_t err = cudaFree(ptrs[i]);
 
       if (ferr == cudaSuccess) ferr = err;
     }
-    MatGPUFormatDeferred[i] = NULL;
+    ptrs[i] = NULL;
   }
   if (ph && ph->on) {
     PetscCall(PetscTime(&t1));
-    ph->frees += MatGPUFormatNDeferred;
+    ph->frees += n;
     ph->mallocseconds += t1 - t0;
   }
-  MatGPUFormatNDeferred = 0;
   PetscCallCUDA(serr);
   PetscCallCUDA(ferr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Frees the queued temporaries after the kernels queued on PETSc's current stream; deferral stays as it is */
+static PetscErrorCode MatGPUFormatFreeQueued(void)
+{
+  const PetscInt n = MatGPUFormatNDeferred;
+
+  PetscFunctionBegin;
+  MatGPUFormatNDeferred = 0; /* emptied on every path */
+  PetscCall(MatGPUFormatFreeAfterWait(n, MatGPUFormatDeferred));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -308,9 +322,17 @@ PetscErrorCode MatGPUFormatBuildTemporariesEnd_Private(void)
 {
   PetscErrorCode ierr;
 
+  PetscBool usepool = PETSC_TRUE;
+
   PetscFunctionBegin;
   MatGPUFormatDeferring = PETSC_FALSE;
-  ierr                  = MatGPUFormatFreeQueued();
+  PetscCall(MatGPUFormatStreamAlloc_Private(&usepool));
+  /* with cudaMalloc(), an empty block of small temporaries goes with the queue, after the same wait */
+  if (!usepool && MatGPUFormatTemps.base && !MatGPUFormatTemps.n && MatGPUFormatNDeferred < MATGPUFORMAT_DEFERRED_MAX) {
+    MatGPUFormatDeferred[MatGPUFormatNDeferred++] = MatGPUFormatTemps.base;
+    MatGPUFormatTemps.base                        = NULL;
+  }
+  ierr = MatGPUFormatFreeQueued();
   PetscCall(MatGPUFormatTempsTrim()); /* on every path */
   PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -407,28 +429,25 @@ PetscErrorCode MatGPUFormatDeviceFree_Private(void **ptr)
   MatGPUFormatPhases *ph = MatGPUFormatCurrentPhases;
   PetscLogDouble      t0 = 0, t1;
   cudaStream_t        stream;
-  cudaError_t         serr = cudaSuccess, ferr = cudaSuccess;
+  cudaError_t         ferr;
   PetscBool           usepool = PETSC_TRUE;
 
   PetscFunctionBegin;
   if (!*ptr) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGPUFormatStreamAlloc_Private(&usepool));
+  if (!usepool) {
+    PetscCall(MatGPUFormatFreeAfterWait(1, ptr));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (ph && ph->on) PetscCall(PetscTime(&t0));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  /* in stream order; cudaFree() itself need not wait for the kernels queued on PETSc's stream, so we do, and free only
-     when the wait succeeded (a kernel may still use the block otherwise: then it is left, not freed under it) */
-  if (usepool) ferr = cudaFreeAsync(*ptr, stream);
-  else {
-    serr = cudaStreamSynchronize(stream);
-    if (serr == cudaSuccess) ferr = cudaFree(*ptr);
-  }
-  *ptr = NULL; /* never freed twice */
+  ferr = cudaFreeAsync(*ptr, stream); /* in stream order */
+  *ptr = NULL;                        /* never freed twice */
   if (ph && ph->on) {
     PetscCall(PetscTime(&t1));
     ph->frees++;
     ph->mallocseconds += t1 - t0;
   }
-  PetscCallCUDA(serr);
   PetscCallCUDA(ferr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
