@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run_suite.sh - SpMV benchmark suites: run_suite.sh cmrs (issue 2), sellcs (issue 3), bce (issue 4), rmat (issue 3's
-# R-MAT at three scales), refresh (products right after a change of values, every format) or small (matrices of 4k to
-# 100k rows and under 1M entries, where a product is a few microseconds: launch latency and the last partial wave).
+# R-MAT at three scales), refresh (products right after a change of values, every format), small (matrices of 4k to
+# 100k rows and under 1M entries, where a product is a few microseconds: launch latency and the last partial wave) or
+# peers (every large matrix of cmrs, sellcs, bce and rmat, our types at their defaults against both PETSc GPU types).
 #
 # Run on a GPU host from the project root after the build:
 #   bench/run_suite.sh cmrs
@@ -121,12 +122,25 @@ small) # the regime of multigrid's coarse levels and block solves (issues 17 and
     "lp1 -rows 50000"
   )
   ;;
+peers) # issue 26: the large matrices of the cmrs, sellcs, bce and rmat suites, each once, our three types at their defaults
+  # against aijcusparse and sellcuda (the per-matrix table against the faster PETSc type, without the parameter sweeps)
+  TYPES="aijcusparse,cmrs,sellcs,bce"
+  MATRICES=(
+    "lap3d27 -grid 100"
+    "banded -rows 2000000 -width 50"
+    "longrows -rows 1000000 -long_rows 4 -long_len 100000"
+    "longrows -rows 4000000 -long_rows 4 -long_len 100000"
+    "${SELLCS_MATRICES[@]}"
+    "rmat -scale 21 -edge_factor 16"
+    "rmat -scale 22 -edge_factor 16"
+  )
+  ;;
 refresh) # products right after a change of values (value_change_us), the formats' value refresh included
   TYPES="aijcusparse,cmrs,sellcs,bce"
   MATRICES=("${SELLCS_MATRICES[@]}")
   ;;
 *)
-  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh, small)" >&2
+  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh, small, peers)" >&2
   exit 2
   ;;
 esac
