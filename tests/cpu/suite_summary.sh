@@ -35,4 +35,10 @@ grep -q '^bce .*fail-diff 1' "$t/stdout" || { echo "the second run's type is mis
 grep -q '^| t1 | 1 | cmrs | fail-error | boom |' "$t/m/summary.md" || { echo "the single-process failure is not listed"; cat "$t/m/summary.md"; exit 1; }
 grep -q '^| t2 | 2 | bce | fail-diff (type name and view only) |' "$t/m/summary.md" || { echo "the multi-rank name-only diff is not listed"; exit 1; }
 grep -q '^  - repository: `abc`' "$t/m/summary.md" || { echo "the first run's header is not quoted"; exit 1; }
+# a merged record merged again: its runs are quoted one level down
+mkdir -p "$t/r3"
+cp "$t/m/results.tsv" "$t/m/summary.md" "$t/r3/"
+python3 "$1/summarize.py" --out "$t/m2" --from-tsv "$t/r1/results.tsv" "$t/r3/results.tsv" > /dev/null
+grep -q '^  - run 1 (aijcusparse, cmrs):' "$t/m2/summary.md" || { echo "the merged record's runs are not quoted"; cat "$t/m2/summary.md"; exit 1; }
+grep -q '^    - repository: `abc`' "$t/m2/summary.md" || { echo "the merged record's run headers are not quoted"; cat "$t/m2/summary.md"; exit 1; }
 echo 'summarize.py --from-tsv: one record of two runs'

@@ -396,8 +396,12 @@ def merge(a):
         summ = os.path.join(os.path.dirname(path), 'summary.md')
         head = []
         if os.path.exists(summ):
-            for ln in open(summ, errors='replace').read().split('\n')[2:]:
-                if not ln.startswith('- '):
+            lines = open(summ, errors='replace').read().split('\n')[2:]
+            if lines and lines[0].startswith('Merged by'):
+                # a merged record: its own runs, one level down (which of its rows each gave is not kept)
+                lines = lines[2:]
+            for ln in lines:
+                if not ln.startswith(('- ', '  ')):
                     break
                 head.append('  ' + ln)
         heads.append((path, head))
