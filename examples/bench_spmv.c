@@ -6,7 +6,8 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
                        balanced, balanced_hot (/hot_columns=k, default 16384) and stream time the kernels of\n\
                        spmv_balanced.cu instead of a type\n\
   -json_out <file>   : also append the JSON records to this file\n\
-  -interleave <R>    : then R rounds of one batch per type, the types in turn (records with \"mode\": \"interleaved\")\n\n";
+  -interleave <R>    : then R rounds of one batch per type, the types in turn (records with \"mode\": \"interleaved\")\n\
+  -view_formats      : MatView() (ascii_info) of each matrix after its timed batches and after the interleaved rounds\n\n";
 
 /*
    bench_spmv - SpMV benchmark of the GPU matrix types of petsc-gpuformats against MATSEQAIJCUSPARSE
@@ -15,6 +16,7 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
      bench_spmv [-matrix KIND and its size options, or -matrix file -f FILE (matgen.c)] [-seed s]
                 [-types aijcusparse,cmrs,cmrs/mat_cmrs_height=8,sellcuda] [-tol t]
                 [-warmup n] [-batches b] [-reps r] [-bw_mib mib] [-bw_reps n] [-json_out file] [-interleave R]
+                [-view_formats]
 
    Description:
      A matrix is generated (or loaded) on the host as MATSEQAIJ with exact preallocation and converted
@@ -546,6 +548,24 @@ static PetscErrorCode MeasureHostFloors(BenchCtx *ctx, Vec x, Vec y)
    MATSEQSELLCUDA: MatConvert() would fall back to its generic entry-by-entry conversion, which takes minutes on large
    matrices. *available is PETSC_FALSE (and *B NULL) when this PETSc has no sellcuda; *convert_s the MatConvert()s' time
 */
+/* With -view_formats, MatView() of B in ASCII_INFO format (for ours: builds, value refreshes, the format's parameters), to
+   tell whether two matrices of one type, timed apart, hold the same format and did the same work */
+static PetscErrorCode ViewFormat(Mat B, const char when[])
+{
+  PetscBool   on = PETSC_FALSE;
+  const char *type;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-view_formats", &on, NULL));
+  if (!on || !B) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectGetType((PetscObject)B, &type));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "=== %s: %s\n", when, type));
+  PetscCall(PetscViewerPushFormat(PETSC_VIEWER_STDOUT_SELF, PETSC_VIEWER_ASCII_INFO));
+  PetscCall(MatView(B, PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(PetscViewerPopFormat(PETSC_VIEWER_STDOUT_SELF));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode EntryMatrix(const char tname[], const char prefix[], Mat Ahost, Mat Aref, Mat *B, PetscBool *available, PetscReal *convert_s)
 {
   PetscBool      isaij, issell;
@@ -686,6 +706,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
     issue[b] = (PetscReal)(t2 - t0) / (PetscReal)ctx->reps;
   }
   nvtxRangePop();
+  PetscCall(ViewFormat(B, "after the timed batches"));
   PetscCall(BenchMedianReal(ctx->batches, secs, &median_s)); /* sorts secs */
   min_s = secs[0];
   max_s = secs[ctx->batches - 1];
@@ -928,6 +949,7 @@ static PetscErrorCode BenchInterleaved(BenchCtx *ctx, PetscInt rounds, int nentr
   for (PetscInt i = 0; i < n; i++) { /* the build, then the warm-up */
     for (PetscInt r = 0; r <= ctx->warmup; r++) PetscCall(MatMult(B[i], x, y));
   }
+  nvtxRangePushA("interleaved"); /* for profilers, as "timed" in BenchEntry() */
   for (PetscInt r = 0; r < rounds; r++) {
     for (PetscInt j = 0; j < n; j++) {
       const PetscInt i = (j + r) % n;
@@ -946,6 +968,8 @@ static PetscErrorCode BenchInterleaved(BenchCtx *ctx, PetscInt rounds, int nentr
       issue[i * rounds + r] = (PetscReal)(t2 - t0) / (PetscReal)ctx->reps;
     }
   }
+  nvtxRangePop();
+  for (PetscInt i = 0; i < n; i++) PetscCall(ViewFormat(B[i], "after the interleaved rounds"));
   for (PetscInt i = 0; i < n; i++) {
     PetscReal   median_s, issue_s, min_s, max_s, err;
     PetscBool   correct;
