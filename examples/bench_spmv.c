@@ -284,6 +284,7 @@ typedef struct {
   PetscReal tol;
   PetscReal launch_floor, access_floor; /* seconds: MeasureHostFloors() */
   FILE     *json;                       /* -json_out file or NULL */
+  PetscBool view_formats;               /* -view_formats: ViewFormat() */
 } BenchCtx;
 
 /* What an entry times: MatMult() of its matrix, or a balanced kernel (spmv_balanced.cu) on the reference's CSR */
@@ -550,14 +551,12 @@ static PetscErrorCode MeasureHostFloors(BenchCtx *ctx, Vec x, Vec y)
 */
 /* With -view_formats, MatView() of B in ASCII_INFO format (for ours: builds, value refreshes, the format's parameters), to
    tell whether two matrices of one type, timed apart, hold the same format and did the same work */
-static PetscErrorCode ViewFormat(Mat B, const char when[])
+static PetscErrorCode ViewFormat(BenchCtx *ctx, Mat B, const char when[])
 {
-  PetscBool   on = PETSC_FALSE;
   const char *type;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscOptionsGetBool(NULL, NULL, "-view_formats", &on, NULL));
-  if (!on || !B) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!ctx->view_formats || !B) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectGetType((PetscObject)B, &type));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "=== %s: %s\n", when, type));
   PetscCall(PetscViewerPushFormat(PETSC_VIEWER_STDOUT_SELF, PETSC_VIEWER_ASCII_INFO));
@@ -706,7 +705,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
     issue[b] = (PetscReal)(t2 - t0) / (PetscReal)ctx->reps;
   }
   nvtxRangePop();
-  PetscCall(ViewFormat(B, "after the timed batches"));
+  PetscCall(ViewFormat(ctx, B, "after the timed batches"));
   PetscCall(BenchMedianReal(ctx->batches, secs, &median_s)); /* sorts secs */
   min_s = secs[0];
   max_s = secs[ctx->batches - 1];
@@ -969,7 +968,7 @@ static PetscErrorCode BenchInterleaved(BenchCtx *ctx, PetscInt rounds, int nentr
     }
   }
   nvtxRangePop();
-  for (PetscInt i = 0; i < n; i++) PetscCall(ViewFormat(B[i], "after the interleaved rounds"));
+  for (PetscInt i = 0; i < n; i++) PetscCall(ViewFormat(ctx, B[i], "after the interleaved rounds"));
   for (PetscInt i = 0; i < n; i++) {
     PetscReal   median_s, issue_s, min_s, max_s, err;
     PetscBool   correct;
@@ -1059,6 +1058,7 @@ int main(int argc, char **argv)
   PetscCall(BenchTimingOptions(PetscOptionsObject, &ctx.warmup, &ctx.batches, &ctx.reps, &bw_mib, &bw_reps));
   PetscCall(PetscOptionsString("-json_out", "Also append the JSON records to this file", NULL, json_out, json_out, sizeof(json_out), &flg_json));
   PetscCall(PetscOptionsBoundedInt("-interleave", "Rounds of one batch per type in turn, after the entries' own runs (records with \"mode\": \"interleaved\"; 0: none)", NULL, rounds, &rounds, NULL, 0));
+  PetscCall(PetscOptionsBool("-view_formats", "MatView() (ascii_info) of each matrix after its timed batches and after the interleaved rounds", NULL, ctx.view_formats, &ctx.view_formats, NULL));
   PetscOptionsEnd();
   {
     PetscBool stop;
