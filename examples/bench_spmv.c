@@ -855,16 +855,10 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   }
   if (iscmrs) PetscCall(JSONAddInt(line, "cmrs_height", height));
   else PetscCall(JSONAddNull(line, "cmrs_height"));
-  if (ours) { /* where our formats took their device memory from: -mat_gpuformat_stream_alloc, else the library's default, the
-                 pool where PETSc's current stream is not the NULL stream (where PETSc's vectors allocate from it too) */
-    PetscBool    pool, set;
-    cudaStream_t stream;
+  if (ours) { /* where our formats took their device memory from (-mat_gpuformat_stream_alloc, else the library's default) */
+    PetscBool pool;
 
-    PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_gpuformat_stream_alloc", &pool, &set));
-    if (!set) {
-      PetscCall(PetscGetCurrentCUDAStream(&stream));
-      pool = stream ? PETSC_TRUE : PETSC_FALSE;
-    }
+    PetscCall(MatGPUFormatGetStreamAlloc(B, &pool));
     PetscCall(JSONAddBool(line, "stream_alloc", pool));
   } else PetscCall(JSONAddNull(line, "stream_alloc"));
   if (ishot) {

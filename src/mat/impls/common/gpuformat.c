@@ -1097,6 +1097,43 @@ PetscErrorCode MatConvert_GPUFormat_AIJCUSPARSE(Mat A, MatType newtype, MatReuse
 }
 
 /*@
+  MatGPUFormatGetStreamAlloc - Whether the GPU formats of petsc-gpuformats take their device memory from CUDA's
+  stream-ordered memory pool or from `cudaMalloc()`
+
+  Not Collective
+
+  Input Parameter:
+. A - a matrix of a petsc-gpuformats type (for example `MATSEQCMRS` or `MATMPICMRS`)
+
+  Output Parameter:
+. pool - `PETSC_TRUE`: the device's default memory pool, in the order of PETSc's current stream; `PETSC_FALSE`: `cudaMalloc()`
+
+  Options Database Key:
+. -mat_gpuformat_stream_alloc <bool> - the pool (true) or `cudaMalloc()` (false)
+
+  Note:
+  Without the option, the formats allocate as PETSc's vectors do: from the pool where PETSc's current stream is a stream
+  of its own, from `cudaMalloc()` on the NULL stream (PETSc's default). The choice is made once per process, at the
+  first allocation of a format or this call, whichever comes first, and holds for every matrix.
+
+  Level: advanced
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQCMRS`, `MatGPUFormatGetDeviceMemory()`, `MatGPUFormatGetBuildTime()`
+@*/
+PetscErrorCode MatGPUFormatGetStreamAlloc(Mat A, PetscBool *pool)
+{
+  Mat_GPUFormat *ctx;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(pool, 2);
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  PetscCheck(ctx, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not a petsc-gpuformats type", ((PetscObject)A)->type_name);
+  PetscCall(MatGPUFormatStreamAlloc_Private(pool));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   MatGPUFormatGetDeviceMemory - Device memory held by the GPU format of a petsc-gpuformats matrix, and
   the size of the CSR arrays it shadows
 
