@@ -412,8 +412,8 @@ __global__ static void sellcs_widths_kernel(int nchunks, int C, const int *__res
    entries and then the padding up to the chunk's width (column 0, value 0), so consecutive threads write consecutive
    slots and nothing needs zeroing first; each thread loads SELLCS_FILL_UNROLL entries of its row at a time. A long row
    (length -1) is all padding here: it lives in the long part. perm: the original row of each sorted row (NULL when
-   sigma = 1). With COLS the build (columns and values), without it the value refresh (values only; the entries of a
-   sorted row keep the order of its CSR row).
+   sigma = 1). With COLS the build (columns and values), without it the value refresh (the values of the rows' entries
+   alone; the entries of a sorted row keep the order of its CSR row).
 */
 template <bool COLS>
 __global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_fill_kernel(int m, int nchunks, int logC, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ perm, const int *__restrict__ rowlen, const long long *__restrict__ chunk_ptr, int *__restrict__ col, PetscScalar *__restrict__ val)
@@ -422,10 +422,11 @@ __global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_fill_kernel(int m,
 
   for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < nthreads; t += (long long)gridDim.x * blockDim.x) {
     const long long c = t >> logC, base = chunk_ptr[c] + (t & ((1LL << logC) - 1)), w = (chunk_ptr[c + 1] - chunk_ptr[c]) >> logC;
-    const int       l  = t < m ? max(rowlen[t], 0) : 0;
-    const int       e0 = l ? rowptr[perm ? perm[t] : t] : 0;
+    const int       l    = t < m ? max(rowlen[t], 0) : 0;
+    const int       e0   = l ? rowptr[perm ? perm[t] : t] : 0;
+    const long long wend = COLS ? w : l; /* the refresh leaves the padding alone: zero since the build */
 
-    for (long long j0 = 0; j0 < w; j0 += SELLCS_FILL_UNROLL) {
+    for (long long j0 = 0; j0 < wend; j0 += SELLCS_FILL_UNROLL) {
       int         cj[SELLCS_FILL_UNROLL];
       PetscScalar vj[SELLCS_FILL_UNROLL];
 
@@ -440,7 +441,7 @@ __global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_fill_kernel(int m,
       for (int u = 0; u < SELLCS_FILL_UNROLL; u++) {
         const long long j = j0 + u, slot = base + (j << logC);
 
-        if (j < w) {
+        if (j < wend) {
           if (COLS) col[slot] = cj[u];
           val[slot] = vj[u];
         }
@@ -650,7 +651,7 @@ static PetscErrorCode SELLCSRefresh(void *fmt, const MatGPUFormatCSR *csr)
   const SELLCSArrays *d  = &sc->d;
 
   PetscFunctionBegin;
-  if (d->nchunks) { /* the short part, in slot order, as the build fills it */
+  if (d->nslots) { /* the short part, in slot order, as the build fills it */
     sellcs_fill_kernel<false><<<MatGPUFormatGrid(d->nchunks * d->C, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nchunks, SELLCSLog2(d->C), csr->rowptr, NULL, csr->val, d->perm, d->rowlen, (const long long *)d->chunk_ptr, NULL, d->val);
     PetscCallCUDA(cudaGetLastError());
   }
@@ -758,8 +759,8 @@ MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, MATMPISELLCS, 
    entries of a row up to its length, so padding is never read, and write y in the original order: the
    permutation stays inside the type. Rows longer than a threshold leave the chunks and are summed by warps
    over chunks of 1024 entries (the long part), so one very long row neither serialises a thread nor widens
-   its chunk. After a change of values only, the values are gathered again through a position map that the
-   build stores (the CSR entry of each slot, 4 bytes per slot). All other operations are those of
+   its chunk. After a change of values only, the values are read again from the CSR: entry j of a sorted row at its
+   original CSR row's start + j (a row keeps the CSR's order); no map is stored. All other operations are those of
    `MATSEQAIJCUSPARSE`; `MatMultTranspose()` uses cuSPARSE.
 
    Options Database Keys:
