@@ -409,29 +409,50 @@ static PetscErrorCode TypeAvailable(MatType type, PetscBool *available)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A record's start: what every record of this run says of the device, the provenance and the matrix */
+static PetscErrorCode RecordBegin(BenchCtx *ctx, JSONLine **line)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(line));
+  PetscCall(JSONBegin(*line));
+  PetscCall(JSONAddString(*line, "device", ctx->device));
+  PetscCall(JSONAddProvenance(*line, ctx));
+  PetscCall(JSONAddReal(*line, "copy_bw_GBs", ctx->copy_bw));
+  PetscCall(JSONAddInt(*line, "l2_bytes", ctx->l2_bytes));
+  PetscCall(JSONAddString(*line, "matrix", ctx->matrix));
+  PetscCall(JSONAddString(*line, "matrix_params", ctx->params));
+  PetscCall(JSONAddInt(*line, "rows", ctx->m));
+  PetscCall(JSONAddInt(*line, "cols", ctx->n));
+  PetscCall(JSONAddInt(*line, "nnz", ctx->nnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A record's end: printed, appended to the -json_out file, freed */
+static PetscErrorCode RecordEnd(BenchCtx *ctx, JSONLine **line)
+{
+  PetscFunctionBeginUser;
+  PetscCall(JSONEnd(*line));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s", (*line)->buf));
+  if (ctx->json) {
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, ctx->json, "%s", (*line)->buf));
+    PetscCall(PetscFFlush(ctx->json));
+  }
+  PetscCall(PetscFree(*line));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The record of an entry whose type this PETSc does not have: the run goes on with the other entries */
 static PetscErrorCode NotAvailableRecord(BenchCtx *ctx, const char entry[], MatType type)
 {
   JSONLine *line;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscNew(&line));
-  PetscCall(JSONBegin(line));
-  PetscCall(JSONAddString(line, "device", ctx->device));
-  PetscCall(JSONAddProvenance(line, ctx));
-  PetscCall(JSONAddString(line, "matrix", ctx->matrix));
-  PetscCall(JSONAddString(line, "matrix_params", ctx->params));
+  PetscCall(RecordBegin(ctx, &line));
   PetscCall(JSONAddString(line, "type", type));
   PetscCall(JSONAddString(line, "entry", entry));
   PetscCall(JSONAddString(line, "status", "type not available"));
-  PetscCall(JSONEnd(line));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s", line->buf));
-  if (ctx->json) {
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, ctx->json, "%s", line->buf));
-    PetscCall(PetscFFlush(ctx->json));
-  }
+  PetscCall(RecordEnd(ctx, &line));
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "bench_spmv: entry \"%s\": type %s not available in this PETSc\n", entry, type));
-  PetscCall(PetscFree(line));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -800,17 +821,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   /* Traffic model of CSR SpMV (see the manual comment at the top) */
   model_bytes = 12.0 * (PetscReal)ctx->nnz + 4.0 * (PetscReal)(ctx->m + 1) + 8.0 * (PetscReal)ctx->n + 8.0 * (PetscReal)ctx->m;
 
-  PetscCall(PetscNew(&line));
-  PetscCall(JSONBegin(line));
-  PetscCall(JSONAddString(line, "device", ctx->device));
-  PetscCall(JSONAddProvenance(line, ctx));
-  PetscCall(JSONAddReal(line, "copy_bw_GBs", ctx->copy_bw));
-  PetscCall(JSONAddInt(line, "l2_bytes", ctx->l2_bytes));
-  PetscCall(JSONAddString(line, "matrix", ctx->matrix));
-  PetscCall(JSONAddString(line, "matrix_params", ctx->params));
-  PetscCall(JSONAddInt(line, "rows", ctx->m));
-  PetscCall(JSONAddInt(line, "cols", ctx->n));
-  PetscCall(JSONAddInt(line, "nnz", ctx->nnz));
+  PetscCall(RecordBegin(ctx, &line));
   PetscCall(JSONAddReal(line, "row_mean", ctx->row_mean));
   PetscCall(JSONAddReal(line, "row_std", ctx->row_std));
   PetscCall(JSONAddInt(line, "row_max", ctx->row_max));
@@ -875,15 +886,9 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
     PetscCall(JSONAddReal(line, "rel_err", err));
     PetscCall(JSONAddBool(line, "correct", *correct));
   }
-  PetscCall(JSONEnd(line));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s", line->buf));
-  if (ctx->json) {
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, ctx->json, "%s", line->buf));
-    PetscCall(PetscFFlush(ctx->json));
-  }
+  PetscCall(RecordEnd(ctx, &line));
   if (!*correct) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "bench_spmv: entry \"%s\" (type %s) relative error %g exceeds -tol %g\n", entry, actual, (double)err, (double)ctx->tol));
 
-  PetscCall(PetscFree(line));
   PetscCall(PetscFree(tname));
   PetscCall(MatDestroy(&B));
   if (prod.balanced) {
@@ -979,17 +984,7 @@ static PetscErrorCode BenchInterleaved(BenchCtx *ctx, PetscInt rounds, int nentr
     correct = (!PetscIsNanReal(err) && err <= ctx->tol) ? PETSC_TRUE : PETSC_FALSE;
     if (!correct) (*nfailed)++;
     PetscCall(PetscObjectGetType((PetscObject)B[i], &actual));
-    PetscCall(PetscNew(&line));
-    PetscCall(JSONBegin(line));
-    PetscCall(JSONAddString(line, "device", ctx->device));
-    PetscCall(JSONAddProvenance(line, ctx));
-    PetscCall(JSONAddReal(line, "copy_bw_GBs", ctx->copy_bw));
-    PetscCall(JSONAddInt(line, "l2_bytes", ctx->l2_bytes));
-    PetscCall(JSONAddString(line, "matrix", ctx->matrix));
-    PetscCall(JSONAddString(line, "matrix_params", ctx->params));
-    PetscCall(JSONAddInt(line, "rows", ctx->m));
-    PetscCall(JSONAddInt(line, "cols", ctx->n));
-    PetscCall(JSONAddInt(line, "nnz", ctx->nnz));
+    PetscCall(RecordBegin(ctx, &line));
     PetscCall(JSONAddString(line, "type", actual));
     PetscCall(JSONAddString(line, "entry", entries[which[i]]));
     PetscCall(JSONAddString(line, "mode", "interleaved"));
@@ -1003,14 +998,8 @@ static PetscErrorCode BenchInterleaved(BenchCtx *ctx, PetscInt rounds, int nentr
     PetscCall(JSONAddReal(line, "access_floor_us", 1e6 * ctx->access_floor));
     PetscCall(JSONAddReal(line, "rel_err", err));
     PetscCall(JSONAddBool(line, "correct", correct));
-    PetscCall(JSONEnd(line));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s", line->buf));
-    if (ctx->json) {
-      PetscCall(PetscFPrintf(PETSC_COMM_SELF, ctx->json, "%s", line->buf));
-      PetscCall(PetscFFlush(ctx->json));
-    }
+    PetscCall(RecordEnd(ctx, &line));
     if (!correct) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "bench_spmv: interleaved entry \"%s\" (type %s) relative error %g exceeds -tol %g\n", entries[which[i]], actual, (double)err, (double)ctx->tol));
-    PetscCall(PetscFree(line));
   }
   PetscCallCUDA(cudaEventDestroy(start));
   PetscCallCUDA(cudaEventDestroy(stop));
