@@ -583,7 +583,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   d->nnz     = csr->nnz;
   d->C       = sc->C;
   d->nchunks = (d->m + d->C - 1) / d->C;
-  sc->T      = sc->threads ? sc->threads : SELLCSDefaultThreads(&csr->stats);
+  sc->T      = sc->threads ? sc->threads : SELLCSDefaultThreads(d->m, &csr->stats);
   d->longrow = sc->longrow ? sc->longrow : SELLCSDefaultLongRow(sc->T, &csr->stats);
   PetscCall(MatGPUFormatScratchMalloc_Private(&sc->scratch, "SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&len)); /* released below, or by reset() */
   sellcs_row_lengths_kernel<<<MatGPUFormatGrid(d->m, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)PetscMin(d->longrow, PETSC_INT_MAX), csr->rowptr, len);
@@ -706,7 +706,7 @@ static PetscErrorCode SELLCSSetFromOptions(void *fmt, MatGPUFormatOptionItems Pe
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-mat_sellcs_c", "Rows per chunk: 4, 8, 16 or 32", "MATSEQSELLCS", C, &C, NULL));
   PetscCall(PetscOptionsInt("-mat_sellcs_sigma", "Sorting scope: 1 or a power-of-two multiple of C; 0 chooses from the chunk occupancy", "MATSEQSELLCS", sigma, &sigma, NULL));
-  PetscCall(PetscOptionsInt("-mat_sellcs_threads_per_row", "Threads per row: 1, 2, 4, 8, 16 or 32; 0 chooses from the mean row length", "MATSEQSELLCS", T, &T, NULL));
+  PetscCall(PetscOptionsInt("-mat_sellcs_threads_per_row", "Threads per row: 1, 2, 4, 8, 16 or 32; 0 chooses from the mean row length (and, in a small matrix of regular rows, the row count)", "MATSEQSELLCS", T, &T, NULL));
   PetscCall(PetscOptionsInt("-mat_sellcs_long_row", "Rows longer than this leave the chunks for the long part; 0 chooses from the threads per row", "MATSEQSELLCS", longrow, &longrow, NULL));
   PetscCall(PetscOptionsBool("-mat_sellcs_read_padding", "Read the padded slots of a chunk (column 0, value 0) up to its width instead of stopping at each row's length", "MATSEQSELLCS", sc->readpad, &sc->readpad, NULL));
   PetscCall(SELLCSCheckParameters(C, sigma ? sigma : 1));
@@ -725,7 +725,7 @@ static PetscErrorCode SELLCSView(void *fmt, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "C %" PetscInt_FMT ", sigma %" PetscInt_FMT " (%s), %" PetscInt_FMT " thread%s per row (%s)\n", sc->d.C, sc->d.sigma, sc->sigma ? "set" : "chosen from the chunk occupancy", sc->T, sc->T > 1 ? "s" : "",
-                                   sc->threads ? "set" : "chosen from the mean row length"));
+                                   sc->threads ? "set" : "chosen from the row lengths and count"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " chunks, %" PetscInt64_FMT " slots; chunk occupancy beta %.3f unsorted, %.3f with sigma %" PetscInt_FMT "\n", sc->d.nchunks, sc->d.nslots, (double)sc->beta_unsorted, (double)SELLCSOccupancy(&sc->d), sc->d.sigma));
   PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; padding is %s\n", sc->stats.mean, sc->stats.stddev, sc->stats.maxlen, sc->readpad ? "read (column 0, value 0)" : "never read"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "product in CUDA blocks of %" PetscInt_FMT " threads (%s)\n", sc->block, sc->d.sigma > 1 ? "sorted rows" : "unsorted rows"));
@@ -767,7 +767,7 @@ MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, MATMPISELLCS, 
 +  -mat_type sellcs - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
 .  -mat_sellcs_c <C> - rows per chunk, 4, 8, 16 or 32 (default 32, a warp)
 .  -mat_sellcs_sigma <sigma> - sorting scope, 1 or a power-of-two multiple of C; 0 (default) chooses from the chunk occupancy
-.  -mat_sellcs_threads_per_row <T> - 1, 2, 4, 8, 16 or 32; 0 (default) chooses from the mean row length
+.  -mat_sellcs_threads_per_row <T> - 1, 2, 4, 8, 16 or 32; 0 (default) chooses from the mean row length, and in a matrix of regular rows (standard deviation at most the mean) and fewer than 2^17 threads doubles it while the threads stay below 2^17 and each keeps 6 entries or more
 .  -mat_sellcs_long_row <len> - rows longer than this leave the chunks for the long part, split across warps; 0 (default) 128 T, or in a matrix of fewer than 2^21 entries whose row lengths have a standard deviation above their mean, max(32 T, 2 x the mean row) if less
 -  -mat_sellcs_read_padding <bool> - read the padded slots (column 0, value 0) up to the chunk's width instead of stopping at each row's length (default false)
 
