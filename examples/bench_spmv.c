@@ -6,7 +6,8 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
                        balanced, balanced_hot (/hot_columns=k, default 16384) and stream time the kernels of\n\
                        spmv_balanced.cu instead of a type\n\
   -json_out <file>   : also append the JSON records to this file\n\
-  -interleave <R>    : then R rounds of one batch per type, the types in turn (records with \"mode\": \"interleaved\")\n\n";
+  -interleave <R>    : then R rounds of one batch per type, the types in turn (records with \"mode\": \"interleaved\")\n\
+  -view_formats      : MatView() (ascii_info) of each matrix after its timed batches and after the interleaved rounds\n\n";
 
 /*
    bench_spmv - SpMV benchmark of the GPU matrix types of petsc-gpuformats against MATSEQAIJCUSPARSE
@@ -15,6 +16,7 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
      bench_spmv [-matrix KIND and its size options, or -matrix file -f FILE (matgen.c)] [-seed s]
                 [-types aijcusparse,cmrs,cmrs/mat_cmrs_height=8,sellcuda] [-tol t]
                 [-warmup n] [-batches b] [-reps r] [-bw_mib mib] [-bw_reps n] [-json_out file] [-interleave R]
+                [-view_formats]
 
    Description:
      A matrix is generated (or loaded) on the host as MATSEQAIJ with exact preallocation and converted
@@ -282,6 +284,7 @@ typedef struct {
   PetscReal tol;
   PetscReal launch_floor, access_floor; /* seconds: MeasureHostFloors() */
   FILE     *json;                       /* -json_out file or NULL */
+  PetscBool view_formats;               /* -view_formats: ViewFormat() */
 } BenchCtx;
 
 /* What an entry times: MatMult() of its matrix, or a balanced kernel (spmv_balanced.cu) on the reference's CSR */
@@ -406,29 +409,50 @@ static PetscErrorCode TypeAvailable(MatType type, PetscBool *available)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A record's start: what every record of this run says of the device, the provenance and the matrix */
+static PetscErrorCode RecordBegin(BenchCtx *ctx, JSONLine **line)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(line));
+  PetscCall(JSONBegin(*line));
+  PetscCall(JSONAddString(*line, "device", ctx->device));
+  PetscCall(JSONAddProvenance(*line, ctx));
+  PetscCall(JSONAddReal(*line, "copy_bw_GBs", ctx->copy_bw));
+  PetscCall(JSONAddInt(*line, "l2_bytes", ctx->l2_bytes));
+  PetscCall(JSONAddString(*line, "matrix", ctx->matrix));
+  PetscCall(JSONAddString(*line, "matrix_params", ctx->params));
+  PetscCall(JSONAddInt(*line, "rows", ctx->m));
+  PetscCall(JSONAddInt(*line, "cols", ctx->n));
+  PetscCall(JSONAddInt(*line, "nnz", ctx->nnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A record's end: printed, appended to the -json_out file, freed */
+static PetscErrorCode RecordEnd(BenchCtx *ctx, JSONLine **line)
+{
+  PetscFunctionBeginUser;
+  PetscCall(JSONEnd(*line));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s", (*line)->buf));
+  if (ctx->json) {
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, ctx->json, "%s", (*line)->buf));
+    PetscCall(PetscFFlush(ctx->json));
+  }
+  PetscCall(PetscFree(*line));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The record of an entry whose type this PETSc does not have: the run goes on with the other entries */
 static PetscErrorCode NotAvailableRecord(BenchCtx *ctx, const char entry[], MatType type)
 {
   JSONLine *line;
 
   PetscFunctionBeginUser;
-  PetscCall(PetscNew(&line));
-  PetscCall(JSONBegin(line));
-  PetscCall(JSONAddString(line, "device", ctx->device));
-  PetscCall(JSONAddProvenance(line, ctx));
-  PetscCall(JSONAddString(line, "matrix", ctx->matrix));
-  PetscCall(JSONAddString(line, "matrix_params", ctx->params));
+  PetscCall(RecordBegin(ctx, &line));
   PetscCall(JSONAddString(line, "type", type));
   PetscCall(JSONAddString(line, "entry", entry));
   PetscCall(JSONAddString(line, "status", "type not available"));
-  PetscCall(JSONEnd(line));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s", line->buf));
-  if (ctx->json) {
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, ctx->json, "%s", line->buf));
-    PetscCall(PetscFFlush(ctx->json));
-  }
+  PetscCall(RecordEnd(ctx, &line));
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "bench_spmv: entry \"%s\": type %s not available in this PETSc\n", entry, type));
-  PetscCall(PetscFree(line));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -546,6 +570,22 @@ static PetscErrorCode MeasureHostFloors(BenchCtx *ctx, Vec x, Vec y)
    MATSEQSELLCUDA: MatConvert() would fall back to its generic entry-by-entry conversion, which takes minutes on large
    matrices. *available is PETSC_FALSE (and *B NULL) when this PETSc has no sellcuda; *convert_s the MatConvert()s' time
 */
+/* With -view_formats, MatView() of B in ASCII_INFO format (for ours: builds, value refreshes, the format's parameters), to
+   tell whether two matrices of one type, timed apart, hold the same format and did the same work */
+static PetscErrorCode ViewFormat(BenchCtx *ctx, Mat B, const char when[])
+{
+  const char *type;
+
+  PetscFunctionBeginUser;
+  if (!ctx->view_formats || !B) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectGetType((PetscObject)B, &type));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "=== %s: %s\n", when, type));
+  PetscCall(PetscViewerPushFormat(PETSC_VIEWER_STDOUT_SELF, PETSC_VIEWER_ASCII_INFO));
+  PetscCall(MatView(B, PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(PetscViewerPopFormat(PETSC_VIEWER_STDOUT_SELF));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode EntryMatrix(const char tname[], const char prefix[], Mat Ahost, Mat Aref, Mat *B, PetscBool *available, PetscReal *convert_s)
 {
   PetscBool      isaij, issell;
@@ -686,6 +726,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
     issue[b] = (PetscReal)(t2 - t0) / (PetscReal)ctx->reps;
   }
   nvtxRangePop();
+  PetscCall(ViewFormat(ctx, B, "after the timed batches"));
   PetscCall(BenchMedianReal(ctx->batches, secs, &median_s)); /* sorts secs */
   min_s = secs[0];
   max_s = secs[ctx->batches - 1];
@@ -780,17 +821,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   /* Traffic model of CSR SpMV (see the manual comment at the top) */
   model_bytes = 12.0 * (PetscReal)ctx->nnz + 4.0 * (PetscReal)(ctx->m + 1) + 8.0 * (PetscReal)ctx->n + 8.0 * (PetscReal)ctx->m;
 
-  PetscCall(PetscNew(&line));
-  PetscCall(JSONBegin(line));
-  PetscCall(JSONAddString(line, "device", ctx->device));
-  PetscCall(JSONAddProvenance(line, ctx));
-  PetscCall(JSONAddReal(line, "copy_bw_GBs", ctx->copy_bw));
-  PetscCall(JSONAddInt(line, "l2_bytes", ctx->l2_bytes));
-  PetscCall(JSONAddString(line, "matrix", ctx->matrix));
-  PetscCall(JSONAddString(line, "matrix_params", ctx->params));
-  PetscCall(JSONAddInt(line, "rows", ctx->m));
-  PetscCall(JSONAddInt(line, "cols", ctx->n));
-  PetscCall(JSONAddInt(line, "nnz", ctx->nnz));
+  PetscCall(RecordBegin(ctx, &line));
   PetscCall(JSONAddReal(line, "row_mean", ctx->row_mean));
   PetscCall(JSONAddReal(line, "row_std", ctx->row_std));
   PetscCall(JSONAddInt(line, "row_max", ctx->row_max));
@@ -835,16 +866,10 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   }
   if (iscmrs) PetscCall(JSONAddInt(line, "cmrs_height", height));
   else PetscCall(JSONAddNull(line, "cmrs_height"));
-  if (ours) { /* where our formats took their device memory from: -mat_gpuformat_stream_alloc, else the library's default, the
-                 pool where PETSc's current stream is not the NULL stream (where PETSc's vectors allocate from it too) */
-    PetscBool    pool, set;
-    cudaStream_t stream;
+  if (ours) { /* where our formats took their device memory from (-mat_gpuformat_stream_alloc, else the library's default) */
+    PetscBool pool;
 
-    PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_gpuformat_stream_alloc", &pool, &set));
-    if (!set) {
-      PetscCall(PetscGetCurrentCUDAStream(&stream));
-      pool = stream ? PETSC_TRUE : PETSC_FALSE;
-    }
+    PetscCall(MatGPUFormatGetStreamAlloc(B, &pool));
     PetscCall(JSONAddBool(line, "stream_alloc", pool));
   } else PetscCall(JSONAddNull(line, "stream_alloc"));
   if (ishot) {
@@ -861,15 +886,9 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
     PetscCall(JSONAddReal(line, "rel_err", err));
     PetscCall(JSONAddBool(line, "correct", *correct));
   }
-  PetscCall(JSONEnd(line));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s", line->buf));
-  if (ctx->json) {
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, ctx->json, "%s", line->buf));
-    PetscCall(PetscFFlush(ctx->json));
-  }
+  PetscCall(RecordEnd(ctx, &line));
   if (!*correct) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "bench_spmv: entry \"%s\" (type %s) relative error %g exceeds -tol %g\n", entry, actual, (double)err, (double)ctx->tol));
 
-  PetscCall(PetscFree(line));
   PetscCall(PetscFree(tname));
   PetscCall(MatDestroy(&B));
   if (prod.balanced) {
@@ -928,6 +947,7 @@ static PetscErrorCode BenchInterleaved(BenchCtx *ctx, PetscInt rounds, int nentr
   for (PetscInt i = 0; i < n; i++) { /* the build, then the warm-up */
     for (PetscInt r = 0; r <= ctx->warmup; r++) PetscCall(MatMult(B[i], x, y));
   }
+  nvtxRangePushA("interleaved"); /* for profilers, as "timed" in BenchEntry() */
   for (PetscInt r = 0; r < rounds; r++) {
     for (PetscInt j = 0; j < n; j++) {
       const PetscInt i = (j + r) % n;
@@ -946,6 +966,8 @@ static PetscErrorCode BenchInterleaved(BenchCtx *ctx, PetscInt rounds, int nentr
       issue[i * rounds + r] = (PetscReal)(t2 - t0) / (PetscReal)ctx->reps;
     }
   }
+  nvtxRangePop();
+  for (PetscInt i = 0; i < n; i++) PetscCall(ViewFormat(ctx, B[i], "after the interleaved rounds"));
   for (PetscInt i = 0; i < n; i++) {
     PetscReal   median_s, issue_s, min_s, max_s, err;
     PetscBool   correct;
@@ -962,17 +984,7 @@ static PetscErrorCode BenchInterleaved(BenchCtx *ctx, PetscInt rounds, int nentr
     correct = (!PetscIsNanReal(err) && err <= ctx->tol) ? PETSC_TRUE : PETSC_FALSE;
     if (!correct) (*nfailed)++;
     PetscCall(PetscObjectGetType((PetscObject)B[i], &actual));
-    PetscCall(PetscNew(&line));
-    PetscCall(JSONBegin(line));
-    PetscCall(JSONAddString(line, "device", ctx->device));
-    PetscCall(JSONAddProvenance(line, ctx));
-    PetscCall(JSONAddReal(line, "copy_bw_GBs", ctx->copy_bw));
-    PetscCall(JSONAddInt(line, "l2_bytes", ctx->l2_bytes));
-    PetscCall(JSONAddString(line, "matrix", ctx->matrix));
-    PetscCall(JSONAddString(line, "matrix_params", ctx->params));
-    PetscCall(JSONAddInt(line, "rows", ctx->m));
-    PetscCall(JSONAddInt(line, "cols", ctx->n));
-    PetscCall(JSONAddInt(line, "nnz", ctx->nnz));
+    PetscCall(RecordBegin(ctx, &line));
     PetscCall(JSONAddString(line, "type", actual));
     PetscCall(JSONAddString(line, "entry", entries[which[i]]));
     PetscCall(JSONAddString(line, "mode", "interleaved"));
@@ -986,14 +998,8 @@ static PetscErrorCode BenchInterleaved(BenchCtx *ctx, PetscInt rounds, int nentr
     PetscCall(JSONAddReal(line, "access_floor_us", 1e6 * ctx->access_floor));
     PetscCall(JSONAddReal(line, "rel_err", err));
     PetscCall(JSONAddBool(line, "correct", correct));
-    PetscCall(JSONEnd(line));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s", line->buf));
-    if (ctx->json) {
-      PetscCall(PetscFPrintf(PETSC_COMM_SELF, ctx->json, "%s", line->buf));
-      PetscCall(PetscFFlush(ctx->json));
-    }
+    PetscCall(RecordEnd(ctx, &line));
     if (!correct) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "bench_spmv: interleaved entry \"%s\" (type %s) relative error %g exceeds -tol %g\n", entries[which[i]], actual, (double)err, (double)ctx->tol));
-    PetscCall(PetscFree(line));
   }
   PetscCallCUDA(cudaEventDestroy(start));
   PetscCallCUDA(cudaEventDestroy(stop));
@@ -1035,6 +1041,7 @@ int main(int argc, char **argv)
   PetscCall(BenchTimingOptions(PetscOptionsObject, &ctx.warmup, &ctx.batches, &ctx.reps, &bw_mib, &bw_reps));
   PetscCall(PetscOptionsString("-json_out", "Also append the JSON records to this file", NULL, json_out, json_out, sizeof(json_out), &flg_json));
   PetscCall(PetscOptionsBoundedInt("-interleave", "Rounds of one batch per type in turn, after the entries' own runs (records with \"mode\": \"interleaved\"; 0: none)", NULL, rounds, &rounds, NULL, 0));
+  PetscCall(PetscOptionsBool("-view_formats", "MatView() (ascii_info) of each matrix after its timed batches and after the interleaved rounds", NULL, ctx.view_formats, &ctx.view_formats, NULL));
   PetscOptionsEnd();
   {
     PetscBool stop;

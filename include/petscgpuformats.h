@@ -57,3 +57,4 @@ PETSC_EXTERN PetscErrorCode MatBCEGetWideRows(Mat, PetscInt *, PetscInt *);
 
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetDeviceMemory(Mat, PetscLogDouble *, PetscLogDouble *);
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetBuildTime(Mat, PetscLogDouble *);
+PETSC_EXTERN PetscErrorCode MatGPUFormatGetStreamAlloc(Mat, PetscBool *);

@@ -927,6 +927,34 @@ static PetscErrorCode CheckOptionsAndErrors(void)
     PetscCheck(ny > 0 && nd <= 1e-12 * ny, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatMult with host vectors: |y - y_device| = %g, |y| = %g", (double)nd, (double)ny);
     PetscCall(VecDestroy(&d));
   }
+  /* CUDA vectors bound to the CPU (their arrays on the host): the product is staged as for host vectors, MatMultAdd()
+     with y == z too, and the vectors are right on the host after it */
+  {
+    Vec       bx, bz, d;
+    PetscReal nd, ny;
+
+    PetscCall(VecDuplicate(x, &bx));
+    PetscCall(VecDuplicate(y, &bz));
+    PetscCall(VecBindToCPU(bx, PETSC_TRUE));
+    PetscCall(VecBindToCPU(bz, PETSC_TRUE));
+    PetscCall(VecSet(bx, 1.0));
+    PetscCall(VecSet(bz, 1.0));
+    PetscCall(MatMultAdd(A, bx, bz, bz)); /* 1 + A 1 */
+    PetscCall(VecDuplicate(hy, &d));
+    PetscCall(VecSet(d, 1.0));
+    PetscCall(VecAXPY(d, 1.0, hy)); /* hy = A 1, above */
+    PetscCall(VecAXPY(d, -1.0, bz));
+    PetscCall(VecNorm(d, NORM_INFINITY, &nd));
+    PetscCall(VecNorm(bz, NORM_INFINITY, &ny));
+    PetscCheck(ny > 0 && nd <= 1e-12 * ny, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatMultAdd(y == z) with CUDA vectors bound to the CPU: |z - (1 + y_host)| = %g, |z| = %g", (double)nd, (double)ny);
+    PetscCall(MatMult(A, bx, bz));
+    PetscCall(VecAXPY(bz, -1.0, hy));
+    PetscCall(VecNorm(bz, NORM_INFINITY, &nd));
+    PetscCheck(nd <= 1e-12 * ny, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatMult with CUDA vectors bound to the CPU: |y - y_host| = %g", (double)nd);
+    PetscCall(VecDestroy(&d));
+    PetscCall(VecDestroy(&bx));
+    PetscCall(VecDestroy(&bz));
+  }
 
   /* the matrix still works after the errors, with the parameters it had */
   PetscCall(fmt->checkoption(A));

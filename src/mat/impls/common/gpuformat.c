@@ -670,46 +670,57 @@ static PetscErrorCode MatGPUFormatMultRefresh_Private(Mat A, Mat_GPUFormat *ctx,
 }
 #endif
 
-static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
+static PetscErrorCode MatMultKernel_GPUFormat(Mat, Vec, Vec, Vec, PetscBool);
+
+/* z = y + A x (y NULL: z = A x) through CUDA copies of x, y and z: for host vectors (VECSEQ, ...) and CUDA vectors bound
+   to the CPU. The copies are destroyed on every path: a build in the product may fail (out of device memory) */
+static PetscErrorCode MatMultStaged_GPUFormat(Mat A, Mat_GPUFormat *ctx, Vec x, Vec y, Vec z)
 {
-  Mat_GPUFormat     *ctx;
-  const PetscScalar *xa, *ya = NULL;
-  PetscScalar       *za;
-  PetscMemType       mx, my = PETSC_MEMTYPE_DEVICE, mz;
-  PetscBool          cx, cy, cz, fallback;
+  Vec            xw = NULL, yw = NULL, zw = NULL;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  PetscCall(MatGPUFormatVecIsCUDA_Private(x, &cx));
-  PetscCall(MatGPUFormatVecIsCUDA_Private(y, &cy));
-  PetscCall(MatGPUFormatVecIsCUDA_Private(z, &cz));
-  if (!cx || !cy || !cz) { /* host vectors (VECSEQ, ...): staged through CUDA vectors */
-    Vec            xw = NULL, yw = NULL, zw = NULL;
-    PetscErrorCode ierr;
-
-    PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-    if (!ctx->hostinfo) {
-      PetscCall(PetscInfo(A, "%s multiplies host vectors through CUDA copies of them; vectors of MatCreateVecs() (or -vec_type cuda) avoid the copies\n", ((PetscObject)A)->type_name));
-      ctx->hostinfo = PETSC_TRUE;
-    }
-
-    /* the copies are destroyed on every path: a build in the product may fail (out of device memory) */
-    ierr = VecCreateSeqCUDA(PETSC_COMM_SELF, A->cmap->n, &xw);
-    if (!ierr) ierr = VecCreateSeqCUDA(PETSC_COMM_SELF, A->rmap->n, &zw);
-    if (!ierr) ierr = MatGPUFormatLocalCopy_Private(x, xw);
-    if (!ierr && y) ierr = VecDuplicate(zw, &yw);
-    if (!ierr && y) ierr = MatGPUFormatLocalCopy_Private(y, yw);
-    if (!ierr) ierr = MatMultKernel_GPUFormat(A, xw, yw, zw);
-    if (!ierr) ierr = MatGPUFormatLocalCopy_Private(zw, z);
-    PetscCall(VecDestroy(&xw));
-    PetscCall(VecDestroy(&yw));
-    PetscCall(VecDestroy(&zw));
-    PetscCall(ierr);
-    PetscFunctionReturn(PETSC_SUCCESS);
+  if (!ctx->hostinfo) {
+    PetscCall(PetscInfo(A, "%s multiplies host vectors through CUDA copies of them; vectors of MatCreateVecs() (or -vec_type cuda) avoid the copies\n", ((PetscObject)A)->type_name));
+    ctx->hostinfo = PETSC_TRUE;
   }
+  ierr = VecCreateSeqCUDA(PETSC_COMM_SELF, A->cmap->n, &xw);
+  if (!ierr) ierr = VecCreateSeqCUDA(PETSC_COMM_SELF, A->rmap->n, &zw);
+  if (!ierr) ierr = MatGPUFormatLocalCopy_Private(x, xw);
+  if (!ierr && y) ierr = VecDuplicate(zw, &yw);
+  if (!ierr && y) ierr = MatGPUFormatLocalCopy_Private(y, yw);
+  if (!ierr) ierr = MatMultKernel_GPUFormat(A, xw, yw, zw, PETSC_TRUE);
+  if (!ierr) ierr = MatGPUFormatLocalCopy_Private(zw, z);
+  PetscCall(VecDestroy(&xw));
+  PetscCall(VecDestroy(&yw));
+  PetscCall(VecDestroy(&zw));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* z = y + A x (y NULL: z = A x). The vectors' types are not compared on the way of a product: their arrays' memory
+   types say whether the kernel can use them, else the product is staged (staged: this is the staged product, whose
+   vectors are CUDA vectors of its own) */
+static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z, PetscBool staged)
+{
+  Mat_GPUFormat     *ctx;
+  const PetscScalar *xa;
+  const PetscScalar *ya = NULL;
+  PetscScalar       *za;
+  PetscMemType       mx, my = PETSC_MEMTYPE_DEVICE, mz;
+  PetscBool          fallback, device;
+
+  PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   PetscCall(MatGPUFormatFallback_Private(A, ctx, &fallback));
-  if (fallback) {
-    if (y) PetscCall(MatGPUFormatBaseOps.multadd(A, x, y, z));
+  if (fallback) { /* cuSPARSE's product, which wants CUDA vectors */
+    PetscBool cx, cy, cz;
+
+    PetscCall(MatGPUFormatVecIsCUDA_Private(x, &cx));
+    PetscCall(MatGPUFormatVecIsCUDA_Private(y, &cy));
+    PetscCall(MatGPUFormatVecIsCUDA_Private(z, &cz));
+    if (!cx || !cy || !cz) PetscCall(MatMultStaged_GPUFormat(A, ctx, x, y, z));
+    else if (y) PetscCall(MatGPUFormatBaseOps.multadd(A, x, y, z));
     else PetscCall(MatGPUFormatBaseOps.mult(A, x, z));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -732,7 +743,8 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
     if (y) PetscCall(VecGetArrayReadAndMemType(y, &ya, &my));
     PetscCall(VecGetArrayWriteAndMemType(z, &za, &mz));
   }
-  if (PetscMemTypeDevice(mx) && PetscMemTypeDevice(my) && PetscMemTypeDevice(mz)) {
+  device = (PetscBool)(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my) && PetscMemTypeDevice(mz));
+  if (device) {
     cudaStream_t stream;
 
     PetscCall(PetscGetCurrentCUDAStream(&stream));
@@ -749,7 +761,11 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z)
     if (y) PetscCall(VecRestoreArrayReadAndMemType(y, &ya));
     PetscCall(VecRestoreArrayWriteAndMemType(z, &za));
   }
-  PetscCheck(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my) && PetscMemTypeDevice(mz), PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "Matrix type %s was given a CUDA vector without a device array", ((PetscObject)A)->type_name);
+  if (!device) { /* a host vector, or a CUDA vector bound to the CPU */
+    PetscCheck(!staged, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "Matrix type %s was given a CUDA vector without a device array", ((PetscObject)A)->type_name);
+    PetscCall(MatMultStaged_GPUFormat(A, ctx, x, y, z));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscLogGpuFlops(y ? 2.0 * ctx->nnz : 2.0 * ctx->nnz - ctx->nzrows));
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -814,14 +830,14 @@ PetscErrorCode MatGPUFormatMultOnStream_Private(Mat A, Vec x, Vec y, cudaStream_
 static PetscErrorCode MatMult_GPUFormat(Mat A, Vec x, Vec y)
 {
   PetscFunctionBegin;
-  PetscCall(MatMultKernel_GPUFormat(A, x, NULL, y));
+  PetscCall(MatMultKernel_GPUFormat(A, x, NULL, y, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatMultAdd_GPUFormat(Mat A, Vec x, Vec y, Vec z)
 {
   PetscFunctionBegin;
-  PetscCall(MatMultKernel_GPUFormat(A, x, y, z));
+  PetscCall(MatMultKernel_GPUFormat(A, x, y, z, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1093,6 +1109,43 @@ PetscErrorCode MatConvert_GPUFormat_AIJCUSPARSE(Mat A, MatType newtype, MatReuse
   PetscCall(PetscStrendswith(newtype, MATAIJCUSPARSE, &tocusparse)); /* aijcusparse, seqaijcusparse or mpiaijcusparse */
   if (!tocusparse) PetscCall(MatConvert(B, kind->host, MAT_INPLACE_MATRIX, &B));
   *newmat = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatGPUFormatGetStreamAlloc - Whether the GPU formats of petsc-gpuformats take their device memory from CUDA's
+  stream-ordered memory pool or from `cudaMalloc()`
+
+  Not Collective
+
+  Input Parameter:
+. A - a matrix of a petsc-gpuformats type (for example `MATSEQCMRS` or `MATMPICMRS`)
+
+  Output Parameter:
+. pool - `PETSC_TRUE`: the device's default memory pool, in the order of PETSc's current stream; `PETSC_FALSE`: `cudaMalloc()`
+
+  Options Database Key:
+. -mat_gpuformat_stream_alloc <bool> - the pool (true) or `cudaMalloc()` (false)
+
+  Note:
+  Without the option, the formats allocate as PETSc's vectors do: from the pool where PETSc's current stream is a stream
+  of its own, from `cudaMalloc()` on the NULL stream (PETSc's default). The choice is made once per process, at the
+  first allocation of a format or this call, whichever comes first, and holds for every matrix.
+
+  Level: advanced
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQCMRS`, `MatGPUFormatGetDeviceMemory()`, `MatGPUFormatGetBuildTime()`
+@*/
+PetscErrorCode MatGPUFormatGetStreamAlloc(Mat A, PetscBool *pool)
+{
+  Mat_GPUFormat *ctx;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(pool, 2);
+  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
+  PetscCheck(ctx, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not a petsc-gpuformats type", ((PetscObject)A)->type_name);
+  PetscCall(MatGPUFormatStreamAlloc_Private(pool));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -9,14 +9,24 @@
    SELLCS_BETA_SORT full, otherwise windows of SELLCS_SIGMA_CHUNKS chunks; threads per row from the mean row
    length, one thread per SELLCS_ENTRIES_PER_THREAD entries, at most SELLCS_MAX_THREADS, and one when the mean
    row is long (past SELLCS_LONG_PER_THREAD T entries), since long rows leave the chunks (one thread per row was
-   the fastest on every matrix measured; on a dense matrix, 32 threads per row with rows long only past 256 T
-   took 3.5 times as long).
+   the fastest on every large matrix measured; on a dense matrix, 32 threads per row with rows long only past 256 T
+   took 3.5 times as long); small matrices below.
 */
 #define SELLCS_BETA_SORT          0.9
 #define SELLCS_SIGMA_CHUNKS       32
 #define SELLCS_ENTRIES_PER_THREAD 64
 #define SELLCS_MAX_THREADS        4
 #define SELLCS_LONG_PER_THREAD    128 /* a row is long past this many entries per thread of its row */
+/*
+   Small matrices whose rows do not vary much (standard deviation at most the mean): with fewer than SELLCS_FILL_THREADS
+   threads one per row leave most of the GPU idle and each thread's row is a chain of memory round trips, so the threads
+   per row double (up to SELLCS_MAX_THREADS) while the threads stay below that and each keeps at least
+   SELLCS_SMALL_ENTRIES_PER_THREAD entries. Measured on an H200 (-interleave 10, 005f18d): the banded matrix of 20,000
+   rows of 40 took 6.5 us with one thread per row and 5.0 with four (10.6 and 5.0 in interleaved rounds), the FEM-like
+   matrix of 5,000 rows of 27 4.7 and 3.5 to 3.7; the 2D Laplacian (rows of 5) keeps one.
+*/
+#define SELLCS_FILL_THREADS             (1 << 17)
+#define SELLCS_SMALL_ENTRIES_PER_THREAD 6
 /*
    Skewed row lengths (standard deviation above the mean: R-MAT, circuits, LP) in a small matrix (fewer than
    SELLCS_SMALL_NNZ entries): a thread's row is a chain of memory round trips, one per SELLCS_UNROLL entries, and with
@@ -44,12 +54,15 @@ PetscInt SELLCSDefaultSigma(PetscInt C, PetscReal beta_unsorted)
   return beta_unsorted >= SELLCS_BETA_SORT ? 1 : SELLCS_SIGMA_CHUNKS * C;
 }
 
-PetscInt SELLCSDefaultThreads(const MatGPUFormatRowStats *stats)
+PetscInt SELLCSDefaultThreads(PetscInt m, const MatGPUFormatRowStats *stats)
 {
   PetscInt T = 1;
 
   while (T < SELLCS_MAX_THREADS && T * SELLCS_ENTRIES_PER_THREAD < stats->mean) T *= 2;
   if (stats->mean > SELLCS_LONG_PER_THREAD * T) T = 1; /* most rows are long: the long part's warps sum them, whatever T */
+  if (stats->stddev <= stats->mean) {                  /* a small matrix of regular rows: more threads per row fill the GPU */
+    while (T < SELLCS_MAX_THREADS && (PetscInt64)m * T < SELLCS_FILL_THREADS && 2 * T * SELLCS_SMALL_ENTRIES_PER_THREAD <= stats->mean) T *= 2;
+  }
   return T;
 }
 

@@ -32,7 +32,7 @@ PETSC_INTERN PetscErrorCode SELLCSMultHost(const SELLCSArrays *, const PetscScal
 PETSC_INTERN PetscErrorCode SELLCSDestroyHost(SELLCSArrays *);
 PETSC_INTERN PetscReal      SELLCSOccupancy(const SELLCSArrays *);
 PETSC_INTERN PetscInt       SELLCSDefaultSigma(PetscInt, PetscReal);
-PETSC_INTERN PetscInt       SELLCSDefaultThreads(const MatGPUFormatRowStats *);
+PETSC_INTERN PetscInt       SELLCSDefaultThreads(PetscInt, const MatGPUFormatRowStats *);
 PETSC_INTERN PetscInt       SELLCSDefaultLongRow(PetscInt, const MatGPUFormatRowStats *);
 
 PETSC_INTERN MatGPUFormatOps MatSELLCSOps;

@@ -321,8 +321,7 @@ static PetscErrorCode MatGPUFormatFreeQueued(void)
 PetscErrorCode MatGPUFormatBuildTemporariesEnd_Private(void)
 {
   PetscErrorCode ierr;
-
-  PetscBool usepool = PETSC_TRUE;
+  PetscBool      usepool = PETSC_TRUE;
 
   PetscFunctionBegin;
   MatGPUFormatDeferring = PETSC_FALSE;

@@ -23,10 +23,11 @@
 #define SELLCS_CHUNK          1024 /* entries per warp in the long part */
 /* resident threads per SM the register count must allow: 48 registers with one thread per row, 64 with more */
 #define SELLCS_MIN_THREADS(T) ((T) == 1 ? 1280 : 1024)
-/* the product with the refresh fused into it (one product after each change of values) also loads each slot's position
-   and gathers the new value through it: it loads SELLCS_UNROLL_REFRESH entries ahead instead of SELLCS_UNROLL, so that
-   it keeps as many threads resident as the product alone without spilling (with 8 ahead it needed 96 to 114 registers,
-   512 threads per SM, and the gathers waited: circuit, H200, 227 us where the refresh alone took 143) */
+/* the product with the refresh fused into it (one product after each change of values) also gathers each entry's new
+   value from its row's CSR entries (a sorted row's entries keep the CSR order) and stores it: it loads
+   SELLCS_UNROLL_REFRESH entries ahead instead of SELLCS_UNROLL, so that it keeps as many threads resident as the product
+   alone without spilling (with 8 ahead, and a position map read per slot then, it needed 96 to 114 registers, 512
+   threads per SM, and the gathers waited: circuit, H200, 227 us where the refresh alone took 143) */
 #define SELLCS_UNROLL_REFRESH      4
 #define SELLCS_MIN_THREADS_REFRESH 1024
 
@@ -39,7 +40,6 @@ typedef struct {
   PetscBool readpad; /* read the padded slots of a chunk (column 0, value 0) instead of stopping at each row's length */
   /* the matrix, on the device */
   SELLCSArrays         d;
-  int                 *pos;       /* nslots: the CSR entry of each slot, -1 for padding (the value refresh gathers through it) */
   int                 *lchunkptr; /* nlong + 1: chunks of long row l are [lchunkptr[l], lchunkptr[l+1]) */
   int                 *lchunkrow; /* nlchunks: the long row of each chunk */
   PetscScalar         *lpartial;  /* nlchunks partial sums */
@@ -53,7 +53,7 @@ typedef struct {
   PetscLogDouble       bytes;
   MatGPUFormatScratch  scratch; /* the build's device temporaries */
   void                *mem[3];  /* the device allocations that hold the arrays: the long part's (lrow, lptr, lchunkptr, ldone,
-                                   lcol, lval, lpartial, lchunkrow); rowlen, perm and chunk_ptr; col, val and pos */
+                                   lcol, lval, lpartial, lchunkrow); rowlen, perm and chunk_ptr; col and val */
 } Mat_SELLCS;
 
 /*
@@ -73,11 +73,12 @@ struct SELLCSKernelArgs {
   unsigned          *ldone;
 };
 
-/* With the refresh fused into the product: the new values (CSR order) and where they go; a separate kernel argument,
-   since SELLCSKernelArgs must stay at 128 bytes */
+/* With the refresh fused into the product: the new values (CSR order), the CSR's row offsets (a sorted row r takes its
+   values from the start of its original row, perm[r]) and where they go; a separate kernel argument, since
+   SELLCSKernelArgs must stay at 128 bytes */
 struct SELLCSRefreshArgs {
   const PetscScalar *csrval;
-  const int         *rowptr, *pos;
+  const int         *rowptr;
   PetscScalar       *val, *lval;
 };
 
@@ -170,6 +171,7 @@ __global__ static void __launch_bounds__(SELLCS_BLOCK_SORTED, (REFRESH ? SELLCS_
   const int       len    = active ? __ldg(a.rowlen + r) : 0;
   const long long base   = active ? a.chunk_ptr[r >> a.logC] + (r & (C - 1)) : 0;
   const int       end    = PAD && active ? (int)((a.chunk_ptr[(r >> a.logC) + 1] - a.chunk_ptr[r >> a.logC]) >> a.logC) : len;
+  const int       e0     = REFRESH && len > 0 ? __ldg(f.rowptr + (a.perm ? __ldg(a.perm + r) : (int)r)) : 0; /* the row's CSR start */
   PetscScalar     sum    = 0.0;
 
   constexpr int U = REFRESH ? SELLCS_UNROLL_REFRESH : SELLCS_UNROLL;
@@ -184,11 +186,8 @@ __global__ static void __launch_bounds__(SELLCS_BLOCK_SORTED, (REFRESH ? SELLCS_
       const long long slot = base + (long long)jj * C;
 
       c[u] = jj < end ? __ldcs(a.col + slot) : 0;
-      if (REFRESH) { /* the new value through the position map (-1: padding, 0) */
-        const int p = jj < end ? __ldcs(f.pos + slot) : -1;
-
-        v[u] = p >= 0 ? __ldg(f.csrval + p) : 0.0;
-      } else v[u] = jj < end ? __ldcs(a.val + slot) : 0.0;
+      if (REFRESH) v[u] = jj < len ? __ldg(f.csrval + e0 + jj) : 0.0; /* the new value: entry jj of the row in the CSR (padding 0) */
+      else v[u] = jj < end ? __ldcs(a.val + slot) : 0.0;
     }
     if (REFRESH) { /* stored in the format once all loads of the step are issued */
 #pragma unroll
@@ -229,7 +228,7 @@ template <int T>
 static PetscErrorCode SELLCSLaunch(const SELLCSKernelArgs &a, const SELLCSRefreshArgs *f, int bs, PetscBool pad, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
   const unsigned          blocks = (unsigned)(a.lblocks + ((long long)a.m * T + bs - 1) / bs);
-  const SELLCSRefreshArgs none   = {NULL, NULL, NULL, NULL, NULL};
+  const SELLCSRefreshArgs none   = {NULL, NULL, NULL, NULL};
 
   PetscFunctionBegin;
   if (f) SELLCSLaunchKernel<T, true>(a, *f, blocks, bs, pad, x, y, z, stream);
@@ -284,12 +283,12 @@ static PetscErrorCode SELLCSMult(void *fmt, const PetscScalar *x, const PetscSca
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The product that first takes the new values of the device CSR: each slot's through the position map, the long part's
+/* The product that first takes the new values of the device CSR: each row's from its CSR entries, the long part's
    whole, as SELLCSRefresh() does, in the same pass */
 static PetscErrorCode SELLCSMultRefresh(void *fmt, const MatGPUFormatCSR *csr, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
   Mat_SELLCS             *sc = (Mat_SELLCS *)fmt;
-  const SELLCSRefreshArgs f  = {csr->val, csr->rowptr, sc->pos, sc->d.val, sc->d.lval};
+  const SELLCSRefreshArgs f  = {csr->val, csr->rowptr, sc->d.val, sc->d.lval};
 
   PetscFunctionBegin;
   PetscCall(SELLCSMultPossiblyRefresh(sc, &f, x, y, z, stream));
@@ -410,21 +409,24 @@ __global__ static void sellcs_widths_kernel(int nchunks, int C, const int *__res
 
 /*
    The chunks' slots in order: one thread per row of a chunk (lane r of chunk c, the sorted row c C + r) writes the row's
-   entries and then the padding up to the chunk's width (column 0, value 0, position -1), so consecutive threads write
-   consecutive slots and nothing needs zeroing first; each thread loads SELLCS_FILL_UNROLL entries of its row at a time.
-   A long row (length -1) is all padding here: it lives in the long part. perm: the original row of each sorted row
-   (NULL when sigma = 1).
+   entries and then the padding up to the chunk's width (column 0, value 0), so consecutive threads write consecutive
+   slots and nothing needs zeroing first; each thread loads SELLCS_FILL_UNROLL entries of its row at a time. A long row
+   (length -1) is all padding here: it lives in the long part. perm: the original row of each sorted row (NULL when
+   sigma = 1). With COLS the build (columns and values), without it the value refresh (the values of the rows' entries
+   alone; the entries of a sorted row keep the order of its CSR row).
 */
-__global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_fill_kernel(int m, int nchunks, int logC, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ perm, const int *__restrict__ rowlen, const long long *__restrict__ chunk_ptr, int *__restrict__ col, PetscScalar *__restrict__ val, int *__restrict__ pos)
+template <bool COLS>
+__global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_fill_kernel(int m, int nchunks, int logC, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ perm, const int *__restrict__ rowlen, const long long *__restrict__ chunk_ptr, int *__restrict__ col, PetscScalar *__restrict__ val)
 {
   const long long nthreads = (long long)nchunks << logC;
 
   for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < nthreads; t += (long long)gridDim.x * blockDim.x) {
     const long long c = t >> logC, base = chunk_ptr[c] + (t & ((1LL << logC) - 1)), w = (chunk_ptr[c + 1] - chunk_ptr[c]) >> logC;
-    const int       l  = t < m ? max(rowlen[t], 0) : 0;
-    const int       e0 = l ? rowptr[perm ? perm[t] : t] : 0;
+    const int       l    = t < m ? max(rowlen[t], 0) : 0;
+    const int       e0   = l ? rowptr[perm ? perm[t] : t] : 0;
+    const long long wend = COLS ? w : l; /* the refresh leaves the padding alone: zero since the build */
 
-    for (long long j0 = 0; j0 < w; j0 += SELLCS_FILL_UNROLL) {
+    for (long long j0 = 0; j0 < wend; j0 += SELLCS_FILL_UNROLL) {
       int         cj[SELLCS_FILL_UNROLL];
       PetscScalar vj[SELLCS_FILL_UNROLL];
 
@@ -432,17 +434,16 @@ __global__ static void __launch_bounds__(SELLCS_BLOCK) sellcs_fill_kernel(int m,
       for (int u = 0; u < SELLCS_FILL_UNROLL; u++) {
         const long long j = j0 + u;
 
-        cj[u] = j < l ? colind[e0 + j] : 0;
+        if (COLS) cj[u] = j < l ? colind[e0 + j] : 0;
         vj[u] = j < l ? csrval[e0 + j] : 0.0;
       }
 #pragma unroll
       for (int u = 0; u < SELLCS_FILL_UNROLL; u++) {
         const long long j = j0 + u, slot = base + (j << logC);
 
-        if (j < w) {
-          col[slot] = cj[u];
+        if (j < wend) {
+          if (COLS) col[slot] = cj[u];
           val[slot] = vj[u];
-          pos[slot] = j < l ? e0 + (int)j : -1;
         }
       }
     }
@@ -456,7 +457,6 @@ static PetscErrorCode SELLCSReset(void *fmt)
   PetscFunctionBegin;
   PetscCall(MatGPUFormatScratchRelease_Private(&sc->scratch, 0)); /* temporaries of a build that stopped with an error */
   PetscCall(PetscArrayzero(&sc->d, 1));
-  sc->pos       = NULL;
   sc->lchunkptr = sc->lchunkrow = NULL;
   sc->lpartial                  = NULL;
   sc->ldone                     = NULL;
@@ -583,7 +583,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   d->nnz     = csr->nnz;
   d->C       = sc->C;
   d->nchunks = (d->m + d->C - 1) / d->C;
-  sc->T      = sc->threads ? sc->threads : SELLCSDefaultThreads(&csr->stats);
+  sc->T      = sc->threads ? sc->threads : SELLCSDefaultThreads(d->m, &csr->stats);
   d->longrow = sc->longrow ? sc->longrow : SELLCSDefaultLongRow(sc->T, &csr->stats);
   PetscCall(MatGPUFormatScratchMalloc_Private(&sc->scratch, "SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&len)); /* released below, or by reset() */
   sellcs_row_lengths_kernel<<<MatGPUFormatGrid(d->m, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)PetscMin(d->longrow, PETSC_INT_MAX), csr->rowptr, len);
@@ -626,20 +626,19 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   d->nslots = nslots;
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "chunk offsets"));
 
-  /* the entries, padding zeroed, and the position map (padding -1), written in slot order */
-  bytes = (size_t)nslots * (2 * sizeof(int) + sizeof(PetscScalar));
+  /* the entries, padding zeroed, written in slot order */
+  bytes = (size_t)nslots * (sizeof(int) + sizeof(PetscScalar));
   PetscCall(MatGPUFormatCheckDeviceMemory_Private("SELL-C-sigma", bytes));
   {
     const MatGPUFormatArray arrays[] = {
-        {(void **)&d->col,  (size_t)nslots * sizeof(int)        },
-        {(void **)&d->val,  (size_t)nslots * sizeof(PetscScalar)},
-        {(void **)&sc->pos, (size_t)nslots * sizeof(int)        }
+        {(void **)&d->col, (size_t)nslots * sizeof(int)        },
+        {(void **)&d->val, (size_t)nslots * sizeof(PetscScalar)}
     };
 
     PetscCall(MatGPUFormatDeviceMallocArrays_Private("SELL-C-sigma", &sc->mem[2], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
   }
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
-  sellcs_fill_kernel<<<MatGPUFormatGrid(d->nchunks * d->C, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nchunks, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, d->perm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val, sc->pos);
+  sellcs_fill_kernel<true><<<MatGPUFormatGrid(d->nchunks * d->C, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nchunks, SELLCSLog2(d->C), csr->rowptr, csr->colind, csr->val, d->perm, d->rowlen, (const long long *)d->chunk_ptr, d->col, d->val);
   PetscCallCUDA(cudaGetLastError());
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "fill"));
   sc->bytes += (PetscLogDouble)bytes + (PetscLogDouble)d->nchunks * d->C * sizeof(int) + (d->nchunks + 1) * sizeof(long long) + (d->sigma > 1 ? d->m * sizeof(int) : 0);
@@ -648,10 +647,14 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
 
 static PetscErrorCode SELLCSRefresh(void *fmt, const MatGPUFormatCSR *csr)
 {
-  Mat_SELLCS *sc = (Mat_SELLCS *)fmt;
+  Mat_SELLCS         *sc = (Mat_SELLCS *)fmt;
+  const SELLCSArrays *d  = &sc->d;
 
   PetscFunctionBegin;
-  PetscCall(MatGPUFormatGatherValues_Private(sc->d.nslots, sc->pos, csr->val, sc->d.val, csr->stream));
+  if (d->nslots) { /* the short part, in slot order, as the build fills it */
+    sellcs_fill_kernel<false><<<MatGPUFormatGrid(d->nchunks * d->C, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nchunks, SELLCSLog2(d->C), csr->rowptr, NULL, csr->val, d->perm, d->rowlen, (const long long *)d->chunk_ptr, NULL, d->val);
+    PetscCallCUDA(cudaGetLastError());
+  }
   if (sc->d.nlong) { /* the long part is CSR: its rows' values are copied whole */
     sellcs_long_fill_kernel<<<MatGPUFormatGrid(32 * sc->nlchunks, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)sc->nlchunks, csr->rowptr, NULL, csr->val, sc->d.lrow, sc->d.lptr, sc->lchunkptr, sc->lchunkrow, NULL, sc->d.lval);
     PetscCallCUDA(cudaGetLastError());
@@ -703,7 +706,7 @@ static PetscErrorCode SELLCSSetFromOptions(void *fmt, MatGPUFormatOptionItems Pe
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-mat_sellcs_c", "Rows per chunk: 4, 8, 16 or 32", "MATSEQSELLCS", C, &C, NULL));
   PetscCall(PetscOptionsInt("-mat_sellcs_sigma", "Sorting scope: 1 or a power-of-two multiple of C; 0 chooses from the chunk occupancy", "MATSEQSELLCS", sigma, &sigma, NULL));
-  PetscCall(PetscOptionsInt("-mat_sellcs_threads_per_row", "Threads per row: 1, 2, 4, 8, 16 or 32; 0 chooses from the mean row length", "MATSEQSELLCS", T, &T, NULL));
+  PetscCall(PetscOptionsInt("-mat_sellcs_threads_per_row", "Threads per row: 1, 2, 4, 8, 16 or 32; 0 chooses from the mean row length (and, in a small matrix of regular rows, the row count)", "MATSEQSELLCS", T, &T, NULL));
   PetscCall(PetscOptionsInt("-mat_sellcs_long_row", "Rows longer than this leave the chunks for the long part; 0 chooses from the threads per row", "MATSEQSELLCS", longrow, &longrow, NULL));
   PetscCall(PetscOptionsBool("-mat_sellcs_read_padding", "Read the padded slots of a chunk (column 0, value 0) up to its width instead of stopping at each row's length", "MATSEQSELLCS", sc->readpad, &sc->readpad, NULL));
   PetscCall(SELLCSCheckParameters(C, sigma ? sigma : 1));
@@ -722,7 +725,7 @@ static PetscErrorCode SELLCSView(void *fmt, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "C %" PetscInt_FMT ", sigma %" PetscInt_FMT " (%s), %" PetscInt_FMT " thread%s per row (%s)\n", sc->d.C, sc->d.sigma, sc->sigma ? "set" : "chosen from the chunk occupancy", sc->T, sc->T > 1 ? "s" : "",
-                                   sc->threads ? "set" : "chosen from the mean row length"));
+                                   sc->threads ? "set" : "chosen from the row lengths and count"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " chunks, %" PetscInt64_FMT " slots; chunk occupancy beta %.3f unsorted, %.3f with sigma %" PetscInt_FMT "\n", sc->d.nchunks, sc->d.nslots, (double)sc->beta_unsorted, (double)SELLCSOccupancy(&sc->d), sc->d.sigma));
   PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; padding is %s\n", sc->stats.mean, sc->stats.stddev, sc->stats.maxlen, sc->readpad ? "read (column 0, value 0)" : "never read"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "product in CUDA blocks of %" PetscInt_FMT " threads (%s)\n", sc->block, sc->d.sigma > 1 ? "sorted rows" : "unsorted rows"));
@@ -756,15 +759,15 @@ MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, MATMPISELLCS, 
    entries of a row up to its length, so padding is never read, and write y in the original order: the
    permutation stays inside the type. Rows longer than a threshold leave the chunks and are summed by warps
    over chunks of 1024 entries (the long part), so one very long row neither serialises a thread nor widens
-   its chunk. After a change of values only, the values are gathered again through a position map that the
-   build stores (the CSR entry of each slot, 4 bytes per slot). All other operations are those of
+   its chunk. After a change of values only, the values are read again from the CSR: entry j of a sorted row at its
+   original CSR row's start + j (a row keeps the CSR's order); no map is stored. All other operations are those of
    `MATSEQAIJCUSPARSE`; `MatMultTranspose()` uses cuSPARSE.
 
    Options Database Keys:
 +  -mat_type sellcs - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
 .  -mat_sellcs_c <C> - rows per chunk, 4, 8, 16 or 32 (default 32, a warp)
 .  -mat_sellcs_sigma <sigma> - sorting scope, 1 or a power-of-two multiple of C; 0 (default) chooses from the chunk occupancy
-.  -mat_sellcs_threads_per_row <T> - 1, 2, 4, 8, 16 or 32; 0 (default) chooses from the mean row length
+.  -mat_sellcs_threads_per_row <T> - 1, 2, 4, 8, 16 or 32; 0 (default) chooses from the mean row length, and in a matrix of regular rows (standard deviation at most the mean) and fewer than 2^17 threads doubles it while the threads stay below 2^17 and each keeps 6 entries or more
 .  -mat_sellcs_long_row <len> - rows longer than this leave the chunks for the long part, split across warps; 0 (default) 128 T, or in a matrix of fewer than 2^21 entries whose row lengths have a standard deviation above their mean, max(32 T, 2 x the mean row) if less
 -  -mat_sellcs_read_padding <bool> - read the padded slots (column 0, value 0) up to the chunk's width instead of stopping at each row's length (default false)
 
