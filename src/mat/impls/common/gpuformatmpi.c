@@ -415,8 +415,8 @@ static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
    scatter, and the off-diagonal block's after it on PETSc's stream, which first waits for the diagonal one. Every
    process scatters (the scatter is collective), also one whose diagonal block is multiplied the usual way, between the
    scatter's start and end as in MATMPIAIJCUSPARSE's MatMult(): no rows or entries, a product that fell back to
-   cuSPARSE's, a block bound to the CPU (a CUDA vector bound to the CPU with a block that is not gets the block's error
-   for a vector without a device array, as in MATMPIAIJCUSPARSE's MatMult(), here after the scatter). An error before
+   cuSPARSE's, a block bound to the CPU (a CUDA vector bound to the CPU with a block that is not: the block's product
+   stages the local arrays through CUDA copies, here after the scatter). An error before
    the scatter is passed on after it, and PETSc's stream (or else the host) waits for the diagonal product whatever
    happened, so that no other process waits in the scatter and nothing later on PETSc's stream races the kernel.
 */
