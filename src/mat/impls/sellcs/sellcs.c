@@ -23,9 +23,10 @@
    per row double (up to SELLCS_MAX_THREADS) while the rows times the threads per row are fewer than that before the
    doubling (so up to twice as many after it) and each thread keeps at least SELLCS_SMALL_ENTRIES_PER_THREAD entries of
    the mean row. This also applies after the long-row rule above set one thread per row, and the long-row threshold
-   (128 T) rises with T: a small matrix whose mean row is long keeps such rows in its chunks (not measured). Measured on an H200 (-interleave 10, 005f18d): the banded matrix of 20,000
-   rows of 40 took 6.5 us with one thread per row and 5.0 with four (10.6 and 5.0 in interleaved rounds), the FEM-like
-   matrix of 5,000 rows of 27 4.7 and 3.5 to 3.7; the 2D Laplacian (rows of 5) keeps one.
+   (128 T) rises with T: a small matrix whose mean row is long keeps such rows in its chunks (not measured). Measured
+   on an H200 (-interleave 10, 005f18d): the banded matrix of 20,000 rows of 40 took 6.5 us with one thread per row and
+   5.0 with four (10.6 and 5.0 in interleaved rounds), the FEM-like matrix of 5,000 rows of 27 4.7 and 3.5 to 3.7; the
+   2D Laplacian (rows of 5) keeps one.
 */
 #define SELLCS_FILL_THREADS             (1 << 17)
 #define SELLCS_SMALL_ENTRIES_PER_THREAD 6
