@@ -1117,6 +1117,15 @@ PetscErrorCode MatConvert_GPUFormat_AIJCUSPARSE(Mat A, MatType newtype, MatReuse
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The context of A, which must be of our types (the public getters' check) */
+static PetscErrorCode MatGPUFormatRequireCtx_Private(Mat A, Mat_GPUFormat **ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, ctx));
+  PetscCheck(*ctx, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not a petsc-gpuformats type", ((PetscObject)A)->type_name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   MatGPUFormatGetStreamAlloc - Whether the GPU formats of petsc-gpuformats take their device memory from CUDA's
   stream-ordered memory pool or from `cudaMalloc()`
@@ -1148,8 +1157,7 @@ PetscErrorCode MatGPUFormatGetStreamAlloc(Mat A, PetscBool *pool)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(pool, 2);
-  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  PetscCheck(ctx, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not a petsc-gpuformats type", ((PetscObject)A)->type_name);
+  PetscCall(MatGPUFormatRequireCtx_Private(A, &ctx));
   PetscCall(MatGPUFormatStreamAlloc_Private(pool));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1177,8 +1185,7 @@ PetscErrorCode MatGPUFormatGetDeviceMemory(Mat A, PetscLogDouble *bytes, PetscLo
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  PetscCheck(ctx, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not a petsc-gpuformats type", ((PetscObject)A)->type_name);
+  PetscCall(MatGPUFormatRequireCtx_Private(A, &ctx));
   if (ctx->mpi) {
     PetscLogDouble b, c, t;
 
@@ -1222,8 +1229,7 @@ PetscErrorCode MatGPUFormatGetBuildTime(Mat A, PetscLogDouble *seconds)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  PetscCheck(ctx, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not a petsc-gpuformats type", ((PetscObject)A)->type_name);
+  PetscCall(MatGPUFormatRequireCtx_Private(A, &ctx));
   if (ctx->mpi) {
     PetscLogDouble b, c;
 
