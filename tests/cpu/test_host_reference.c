@@ -421,11 +421,12 @@ static PetscErrorCode SELLCSParameters(void)
   PetscCheck(SELLCSDefaultSigma(32, 0.95) == 1 && SELLCSDefaultSigma(32, 0.5) == 32 * 32 && SELLCSDefaultSigma(8, 0.5) == 8 * 32, PETSC_COMM_SELF, PETSC_ERR_PLIB, "default sigma");
   {
     /* large matrices (2^20 rows): from the mean row alone; small ones of regular rows: more threads while m T < 2^17 and
-       each keeps 6 entries; small ones of skewed rows (standard deviation above the mean): as large ones */
-    const PetscInt       m[]      = {1 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 20000, 20000, 20000, 5000, 10000, 50000, 70000, 131072, 20000};
-    const PetscLogDouble mean[]   = {0, 5, 16, 64, 65, 100, 10000, 40, 5, 12, 27, 23.9, 24, 40, 40, 40};
-    const PetscLogDouble stddev[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 41};
-    const PetscInt       expect[] = {1, 1, 1, 1, 2, 2, 1, 4, 1, 2, 4, 2, 4, 2, 1, 1};
+       each keeps 6 entries; small ones of skewed rows (standard deviation above the mean) or of long mean rows (past 128
+       entries per thread): as large ones */
+    const PetscInt       m[]      = {1 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 1 << 20, 20000, 20000, 20000, 5000, 10000, 50000, 70000, 131072, 20000, 1000, 1000, 1000, 1000};
+    const PetscLogDouble mean[]   = {0, 5, 16, 64, 65, 100, 10000, 40, 5, 12, 27, 23.9, 24, 40, 40, 40, 1000, 600, 200, 100};
+    const PetscLogDouble stddev[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 41, 0, 0, 0, 0};
+    const PetscInt       expect[] = {1, 1, 1, 1, 2, 2, 1, 4, 1, 2, 4, 2, 4, 2, 1, 1, 1, 1, 4, 4};
 
     for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(mean); i++) {
       MatGPUFormatRowStats stats = {0};

@@ -1054,6 +1054,26 @@ static PetscErrorCode CheckOutOfMemory(void)
   }
   PetscCallCUDA(cudaFree(hog));
 
+  /* still cuSPARSE's products (until the pattern or a parameter changes), now with CUDA vectors bound to the CPU: staged,
+     and right on the host */
+  {
+    Vec       bx, by;
+    PetscReal e, r;
+
+    PetscCall(VecDuplicate(x, &bx));
+    PetscCall(VecDuplicate(yr, &by));
+    PetscCall(VecCopy(x, bx));
+    PetscCall(VecBindToCPU(bx, PETSC_TRUE));
+    PetscCall(VecBindToCPU(by, PETSC_TRUE));
+    PetscCall(MatMult(A, bx, by));
+    PetscCall(VecAXPY(by, -1.0, yr));
+    PetscCall(VecNorm(by, NORM_INFINITY, &e));
+    PetscCall(VecNorm(yr, NORM_INFINITY, &r));
+    PetscCheck(e <= 1e-12 * r, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Product after an out-of-memory build, vectors bound to the CPU: error %g", (double)(e / r));
+    PetscCall(VecDestroy(&bx));
+    PetscCall(VecDestroy(&by));
+  }
+
   /* memory back and a parameter changed: the format is built */
   PetscCall(MatSetOptionsPrefix(A, "t_"));
   PetscCall(SetTestOption(fmt->option, fmt->value));

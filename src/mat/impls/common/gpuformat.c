@@ -709,17 +709,21 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z, PetscB
   PetscScalar       *za;
   PetscMemType       mx, my = PETSC_MEMTYPE_DEVICE, mz;
   PetscBool          fallback, device;
+  PetscErrorCode     ierr = PETSC_SUCCESS;
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   PetscCall(MatGPUFormatFallback_Private(A, ctx, &fallback));
-  if (fallback) { /* cuSPARSE's product, which wants CUDA vectors */
-    PetscBool cx, cy, cz;
+  if (fallback) { /* cuSPARSE's product, which wants CUDA vectors whose arrays are on the device, not bound to the CPU */
+    PetscBool cx, cy, cz, bx = PETSC_FALSE, by = PETSC_FALSE, bz = PETSC_FALSE;
 
     PetscCall(MatGPUFormatVecIsCUDA_Private(x, &cx));
     PetscCall(MatGPUFormatVecIsCUDA_Private(y, &cy));
     PetscCall(MatGPUFormatVecIsCUDA_Private(z, &cz));
-    if (!cx || !cy || !cz) PetscCall(MatMultStaged_GPUFormat(A, ctx, x, y, z));
+    if (cx) PetscCall(VecBoundToCPU(x, &bx));
+    if (y && cy) PetscCall(VecBoundToCPU(y, &by));
+    if (cz) PetscCall(VecBoundToCPU(z, &bz));
+    if (!cx || !cy || !cz || bx || by || bz) PetscCall(MatMultStaged_GPUFormat(A, ctx, x, y, z));
     else if (y) PetscCall(MatGPUFormatBaseOps.multadd(A, x, y, z));
     else PetscCall(MatGPUFormatBaseOps.mult(A, x, z));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -744,15 +748,15 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z, PetscB
     PetscCall(VecGetArrayWriteAndMemType(z, &za, &mz));
   }
   device = (PetscBool)(PetscMemTypeDevice(mx) && PetscMemTypeDevice(my) && PetscMemTypeDevice(mz));
-  if (device) {
+  if (device) { /* an error here (a failed launch) is returned after the arrays are given back */
     cudaStream_t stream;
 
-    PetscCall(PetscGetCurrentCUDAStream(&stream));
-    if (ctx->refreshpending) PetscCall(MatGPUFormatMultRefresh_Private(A, ctx, xa, ya, za, stream));
-    else {
-      PetscCall(PetscLogGpuTimeBegin());
-      PetscCall(ctx->ops->mult(ctx->fmt, xa, ya, za, stream));
-      PetscCall(PetscLogGpuTimeEnd());
+    ierr = PetscGetCurrentCUDAStream(&stream);
+    if (!ierr && ctx->refreshpending) ierr = MatGPUFormatMultRefresh_Private(A, ctx, xa, ya, za, stream);
+    else if (!ierr) {
+      ierr = PetscLogGpuTimeBegin();
+      if (!ierr) ierr = ctx->ops->mult(ctx->fmt, xa, ya, za, stream);
+      if (!ierr) ierr = PetscLogGpuTimeEnd();
     }
   }
   PetscCall(VecRestoreArrayReadAndMemType(x, &xa));
@@ -761,6 +765,7 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z, PetscB
     if (y) PetscCall(VecRestoreArrayReadAndMemType(y, &ya));
     PetscCall(VecRestoreArrayWriteAndMemType(z, &za));
   }
+  PetscCall(ierr);
   if (!device) { /* a host vector, or a CUDA vector bound to the CPU */
     PetscCheck(!staged, PetscObjectComm((PetscObject)A), PETSC_ERR_PLIB, "Matrix type %s was given a CUDA vector without a device array", ((PetscObject)A)->type_name);
     PetscCall(MatMultStaged_GPUFormat(A, ctx, x, y, z));
@@ -1112,6 +1117,15 @@ PetscErrorCode MatConvert_GPUFormat_AIJCUSPARSE(Mat A, MatType newtype, MatReuse
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The context of A, which must be of our types (the public getters' check) */
+static PetscErrorCode MatGPUFormatRequireCtx_Private(Mat A, Mat_GPUFormat **ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatGetCtx_Private(A, ctx));
+  PetscCheck(*ctx, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not a petsc-gpuformats type", ((PetscObject)A)->type_name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   MatGPUFormatGetStreamAlloc - Whether the GPU formats of petsc-gpuformats take their device memory from CUDA's
   stream-ordered memory pool or from `cudaMalloc()`
@@ -1143,8 +1157,7 @@ PetscErrorCode MatGPUFormatGetStreamAlloc(Mat A, PetscBool *pool)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(pool, 2);
-  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  PetscCheck(ctx, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not a petsc-gpuformats type", ((PetscObject)A)->type_name);
+  PetscCall(MatGPUFormatRequireCtx_Private(A, &ctx));
   PetscCall(MatGPUFormatStreamAlloc_Private(pool));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1172,8 +1185,7 @@ PetscErrorCode MatGPUFormatGetDeviceMemory(Mat A, PetscLogDouble *bytes, PetscLo
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  PetscCheck(ctx, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not a petsc-gpuformats type", ((PetscObject)A)->type_name);
+  PetscCall(MatGPUFormatRequireCtx_Private(A, &ctx));
   if (ctx->mpi) {
     PetscLogDouble b, c, t;
 
@@ -1217,8 +1229,7 @@ PetscErrorCode MatGPUFormatGetBuildTime(Mat A, PetscLogDouble *seconds)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
-  PetscCheck(ctx, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not a petsc-gpuformats type", ((PetscObject)A)->type_name);
+  PetscCall(MatGPUFormatRequireCtx_Private(A, &ctx));
   if (ctx->mpi) {
     PetscLogDouble b, c;
 

@@ -22,9 +22,8 @@
    threads one per row leave most of the GPU idle and each thread's row is a chain of memory round trips, so the threads
    per row double (up to SELLCS_MAX_THREADS) while the rows times the threads per row are fewer than that before the
    doubling (so up to twice as many after it) and each thread keeps at least SELLCS_SMALL_ENTRIES_PER_THREAD entries of
-   the mean row. This also applies after the long-row rule above set one thread per row, and the long-row threshold
-   (128 T) rises with T: a small matrix whose mean row is long keeps such rows in its chunks (not measured). Measured
-   on an H200 (-interleave 10, 005f18d): the banded matrix of 20,000 rows of 40 took 6.5 us with one thread per row and
+   the mean row; not where the rule above sets one thread per row because the mean row is long (the long part takes
+   such rows, and its threshold of 128 T must not rise with T there). Measured on an H200 (-interleave 10, 005f18d): the banded matrix of 20,000 rows of 40 took 6.5 us with one thread per row and
    5.0 with four (10.6 and 5.0 in interleaved rounds), the FEM-like matrix of 5,000 rows of 27 4.7 and 3.5 to 3.7; the
    2D Laplacian (rows of 5) keeps one.
 */
@@ -62,8 +61,8 @@ PetscInt SELLCSDefaultThreads(PetscInt m, const MatGPUFormatRowStats *stats)
   PetscInt T = 1;
 
   while (T < SELLCS_MAX_THREADS && T * SELLCS_ENTRIES_PER_THREAD < stats->mean) T *= 2;
-  if (stats->mean > SELLCS_LONG_PER_THREAD * T) T = 1; /* most rows are long: the long part's warps sum them, whatever T */
-  if (stats->stddev <= stats->mean) {                  /* a small matrix of regular rows: more threads per row fill the GPU */
+  if (stats->mean > SELLCS_LONG_PER_THREAD * T) return 1; /* most rows are long: the long part's warps sum them, whatever T */
+  if (stats->stddev <= stats->mean) {                     /* a small matrix of regular rows: more threads per row fill the GPU */
     while (T < SELLCS_MAX_THREADS && (PetscInt64)m * T < SELLCS_FILL_THREADS && 2 * T * SELLCS_SMALL_ENTRIES_PER_THREAD <= stats->mean) T *= 2;
   }
   return T;
