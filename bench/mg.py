@@ -228,10 +228,14 @@ def report(path, commit=None):
     out.append(f"GPU: {', '.join(sorted(dev))}; commit {', '.join(commits)}; PETSc {recs[0]['petsc']}, CUDA {recs[0]['cuda']}, driver {recs[0]['driver']}. "
                "Times from `-log_view -log_view_gpu_time` (max over ranks), median of the repeats (PCSetUp: with the least and the "
                "greatest of them); written by `bench/mg.py`.\n")
-    out.append("KSPSolve target: aijcusparse's KSPSolve less 90% of the MatMult time the type saves (issue \"the cost around the kernel\"): "
-               "met when the type's KSPSolve is at most it.\n")
-    out.append("| case | type | runs | iterations | PCSetUp s | KSPSolve s | SNESSolve s | PCSetUp / aijcusparse | setup + solve / aijcusparse | MatMult s (count) | format builds (s) | PtAP GPU %F | KSPSolve target s |")
-    out.append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    out.append("Product µs: MatMult less the one-time work of the first product (the upload of the host-assembled CSR, "
+               "`MatCUSPARSCopyTo`, or our build, whose event holds that upload), per product; only where the run has one upload "
+               "and at most one build (the Jacobi cases), since in GAMG's setup the uploads and builds happen outside MatMult.\n")
+    out.append("KSPSolve target: aijcusparse's KSPSolve less 90% of the product time the type saves (issue \"the cost around the kernel\"): "
+               "the products' count times the difference of the product µs where both have it (so the build and any slower upload "
+               "must be won back within the solve), else the difference of the MatMult times; met when the type's KSPSolve is at most it.\n")
+    out.append("| case | type | runs | iterations | PCSetUp s | KSPSolve s | SNESSolve s | PCSetUp / aijcusparse | setup + solve / aijcusparse | MatMult s (count) | product µs | format builds (s) | PtAP GPU %F | KSPSolve target s |")
+    out.append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     cases = []
     for r in recs:
         if label(r) not in cases:
@@ -253,9 +257,20 @@ def report(path, commit=None):
             builds = sum(med([r[e]["s"] for r in rr if e in r]) or 0 for e in ("CMRSBuild", "SELLCSBuild", "BCEBuild"))
             nbuilds = sum(med([r[e]["count"] for r in rr if e in r]) or 0 for e in ("CMRSBuild", "SELLCSBuild", "BCEBuild"))
             its = sorted({" ".join(map(str, r["iterations"])) for r in rr})
+            # a product's time without the one-time work of the first (the upload of the host-assembled CSR, and our build,
+            # whose event holds that upload): only where there is one upload and at most one build, both within the first
+            # MatMult (the Jacobi cases; in GAMG the setup uploads and builds elsewhere)
+            pp = []
+            for r in rr:
+                e = r.get("events", {})
+                nb = sum(e[b][0] for b in ("CMRSBuild", "SELLCSBuild", "BCEBuild") if b in e)
+                up = e.get("MatCUSPARSCopyTo", [0, 0.0])
+                if "MatMult" in r and r["MatMult"]["count"] > 1 and up[0] <= 1 and nb <= 1:
+                    once = max([up[1]] + [e[b][1] for b in ("CMRSBuild", "SELLCSBuild", "BCEBuild") if b in e])
+                    pp.append((r["MatMult"]["s"] - once) / r["MatMult"]["count"])
             stats[t] = dict(n=len(rr), nfail=len([r for r in rows if r["type"] == t and r["rc"]]), its=" / ".join(its), setup=setup, ksp=ev("KSPSolve"), snes=ev("SNESSolve"),
                             sum=(setup or 0) + (solve or 0) if setup is not None else None, mm=ev("MatMult"), mmc=ev("MatMult", "count"), builds=builds, nbuilds=nbuilds,
-                            ptap=ev("MatPtAPNumeric", "gpu_flop_pct"), setup_range=(min(setups), max(setups)) if len(setups) > 1 else None)
+                            ptap=ev("MatPtAPNumeric", "gpu_flop_pct"), product=med(pp) if len(pp) == len(rr) and pp else None, setup_range=(min(setups), max(setups)) if len(setups) > 1 else None)
         ref = stats.get("aijcusparse")
         for t in types:
             s = stats[t]
@@ -265,10 +280,13 @@ def report(path, commit=None):
             fails = f" ({s['nfail']} failed)" if s["nfail"] else ""
             spread = "" if s["setup_range"] is None else f" ({s['setup_range'][0]:.3f}-{s['setup_range'][1]:.3f})"
             target = ""
-            if t != "aijcusparse" and ref and None not in (ref["ksp"], ref["mm"], s["ksp"], s["mm"]):
+            if t != "aijcusparse" and ref and None not in (ref["ksp"], ref["product"], s["ksp"], s["product"], s["mmc"]):
+                goal = ref["ksp"] - 0.9 * s["mmc"] * (ref["product"] - s["product"])
+                target = f"{goal:.3f} ({'met' if s['ksp'] <= goal else 'not met'})"
+            elif t != "aijcusparse" and ref and None not in (ref["ksp"], ref["mm"], s["ksp"], s["mm"]):
                 goal = ref["ksp"] - 0.9 * (ref["mm"] - s["mm"])
                 target = f"{goal:.3f} ({'met' if s['ksp'] <= goal else 'not met'})"
-            out.append(f"| {case} | {t} | {s['n']}{fails} | {s['its']} | {f(s['setup'])}{spread} | {f(s['ksp'])} | {f(s['snes'])} | {rs} | {rt} | {f(s['mm'], 4)} ({'' if s['mmc'] is None else int(s['mmc'])}) | "
+            out.append(f"| {case} | {t} | {s['n']}{fails} | {s['its']} | {f(s['setup'])}{spread} | {f(s['ksp'])} | {f(s['snes'])} | {rs} | {rt} | {f(s['mm'], 4)} ({'' if s['mmc'] is None else int(s['mmc'])}) | {f(None if s['product'] is None else s['product'] * 1e6, 1)} | "
                        f"{int(s['nbuilds'])} ({s['builds']:.4f}) | {'' if s['ptap'] is None else int(s['ptap'])} | {target} |")
     out += profile(recs, cases)
     md = os.path.splitext(path)[0] + ".md"
