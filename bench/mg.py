@@ -265,7 +265,7 @@ def report(path, commit=None):
                 e = r.get("events", {})
                 nb = sum(e[b][0] for b in ("CMRSBuild", "SELLCSBuild", "BCEBuild") if b in e)
                 up = e.get("MatCUSPARSCopyTo", [0, 0.0])
-                if "MatMult" in r and r["MatMult"]["count"] > 1 and up[0] <= 1 and nb <= 1:
+                if "jacobi" in r["case"] and "events" in r and r["MatMult"]["count"] > 1 and up[0] <= 1 and nb <= 1:
                     once = max([up[1]] + [e[b][1] for b in ("CMRSBuild", "SELLCSBuild", "BCEBuild") if b in e])
                     pp.append((r["MatMult"]["s"] - once) / r["MatMult"]["count"])
             stats[t] = dict(n=len(rr), nfail=len([r for r in rows if r["type"] == t and r["rc"]]), its=" / ".join(its), setup=setup, ksp=ev("KSPSolve"), snes=ev("SNESSolve"),

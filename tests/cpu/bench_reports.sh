@@ -48,6 +48,23 @@ PY
 python3 "$bench/mg.py" --report "$work/mg.jsonl" > "$work/mg.out"
 expect "$work/mg.md" '^\| ex45_jacobi_200 \| sellcs \| 1 \| 500 \| 0\.000 \| 0\.500 \|' "mg.py: one process"
 expect "$work/mg.md" '^\| ex45_jacobi_200, 2 processes on 2 GPUs \| sellcs \| 1 \| 500 \| 0\.000 \| 0\.250 \|' "mg.py: two processes, reported apart"
+# the product without the first product's one-time work (aijcusparse's upload; our build, whose event holds the upload),
+# and the KSPSolve target from it: aijcusparse 300 us, ours 200 us, 501 products: 0.7 - 0.9 * 501 * 100e-6 = 0.655
+python3 - "$work/mg2.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[1], "w") as f:
+    for typ, mm, ksp, ev in (("aijcusparse", 0.2, 0.7, {"MatCUSPARSCopyTo": [1, 0.2 - 501 * 300e-6]}),
+                             ("sellcs", 0.16, 0.66, {"MatCUSPARSCopyTo": [1, 0.05], "SELLCSBuild": [1, 0.16 - 501 * 200e-6]}),
+                             ("bce", 0.16, 0.65, {"MatCUSPARSCopyTo": [1, 0.05], "BCEBuild": [1, 0.16 - 501 * 200e-6]})):
+        f.write(json.dumps({"case": "ex45_jacobi_200", "type": typ, "nprocs": 1, "gpus": 1, "rc": 0, "iterations": [500],
+                            "KSPSolve": {"count": 1, "s": ksp, "gpu_flop_pct": 100.0}, "PCSetUp": {"count": 1, "s": 0.0, "gpu_flop_pct": None},
+                            "MatMult": {"count": 501, "s": mm, "gpu_flop_pct": 100.0}, "events": {**ev, "MatMult": [501, mm], "KSPSolve": [1, ksp]},
+                            "commit": "c0ffee0", "dirty": False, "gpu": "GPU", "driver": "", "cuda": "13.0", "petsc": "3.22.5"}) + "\n")
+PY
+python3 "$bench/mg.py" --report "$work/mg2.jsonl" > "$work/mg2.out"
+expect "$work/mg2.md" '^\| ex45_jacobi_200 \| aijcusparse \|.*\| 0\.2000 \(501\) \| 300\.0 \|' "mg.py: aijcusparse's product without its upload"
+expect "$work/mg2.md" '^\| ex45_jacobi_200 \| sellcs \|.*\| 0\.1600 \(501\) \| 200\.0 \|.*\| 0\.655 \(not met\) \|$' "mg.py: the product without the build, a missed target"
+expect "$work/mg2.md" '^\| ex45_jacobi_200 \| bce \|.*\| 200\.0 \|.*\| 0\.655 \(met\) \|$' "mg.py: a met target"
 # records of two runs merged: --commit all reports both, the default the last run's alone
 # gamg_record PCSETUP: one record of ex45_gamg_129 with aijcusparse, commit beef123, appended to mg.jsonl
 # gamg_record PCSETUP warmup: the same, a warm-up run
@@ -64,6 +81,7 @@ PY
 gamg_record 3.0
 python3 "$bench/mg.py" --report "$work/mg.jsonl" > "$work/mg.out"
 expect "$work/mg.md" '^\| ex45_gamg_129 \| aijcusparse \| 1 \| 8 \| 3\.000 \|' "mg.py: the last run's records"
+expect "$work/mg.md" '^\| ex45_gamg_129 \| aijcusparse \|.*\| 0\.0400 \(193\) \|  \|' "mg.py: no product time outside the Jacobi cases"
 grep -q ex45_jacobi_200 "$work/mg.md" && { cat "$work/mg.md"; echo "FAILED: mg.py reports an earlier commit's records by default"; exit 1; }
 python3 "$bench/mg.py" --report "$work/mg.jsonl" --commit all > "$work/mg.out"
 expect "$work/mg.md" '^\| ex45_jacobi_200 \| sellcs \| 1 \| 500 \|' "mg.py --commit all: the first run's records"
