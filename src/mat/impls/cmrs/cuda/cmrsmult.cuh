@@ -115,9 +115,9 @@ __device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, co
     }
   }
   /* all loads of a step are issued before the first product: one memory round trip per 32 CMRS_UNROLL entries (two with
-     the ranked refresh: the columns, then the values at the positions found from them); the warp steps together */
-  for (int j0 = b; j0 < e; j0 += CMRS_UNROLL * 32) {
-    const int   j = j0 + lane;
+     the ranked refresh: the columns, then the values at the positions found from them); with the refresh the warp steps
+     together (cmrs_ranked_positions() synchronizes it), else each lane stops after its last entry */
+  for (int j = b + lane; REFRESH ? j - lane < e : j < e; j += CMRS_UNROLL * 32) {
     unsigned    c[CMRS_UNROLL];
     PetscScalar v[CMRS_UNROLL];
 
