@@ -6,12 +6,14 @@ static const char help[] = "A petsc-gpuformats type on the GPU: against its host
    host reference and an option to check.
    1. Device product against the host reference of the same format, bitwise on integer data, for every
       variant of the format's parameters, on random and edge-case matrices (empty, empty rows, a
-      100,000-entry row, m < 32, rectangular), with y poisoned by NaN; MatMultAdd with y != z and y == z.
+      100,000-entry row, m < 32, rectangular), with y poisoned by NaN; MatMultAdd with y != z and y == z; again
+      after MatScale (the refresh fused into the product).
    2. MatMultEqual, MatMultAddEqual, MatMultTransposeEqual, MatMultTransposeAddEqual against aijcusparse, and the
       transpose products against the host seqaij.
    3. Values changed (host MatSetValues, device MatScale) and nonzeros added after the first product, on a
       matrix with short, empty and long rows (up to 10,000 entries): the product follows, through a
-      values-only refresh and a rebuild respectively (counted by log events).
+      values-only refresh and a rebuild respectively (counted by log events); values changed on a banded matrix,
+      MatMultAdd first.
    4. Conversions: in place, initial and reuse, from seqaij and seqaijcusparse and back; MatSetType on an
       assembled aijcusparse matrix; MatDuplicate, MatCopy and MatBindToCPU keep the type.
    5. Options and errors: a valid option of the format and each of its out-of-range ones (every integer option); host vectors.
@@ -426,6 +428,12 @@ static PetscErrorCode CheckMatrix(PetscInt m, PetscInt n, const PetscInt *len, c
     PetscCall(MatSetFromOptions(A));
     PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (%s)", what, desc));
     PetscCall(CheckAgainstReference(A, msg));
+    /* new values on the device: the refresh fused into the next product (the sanitizer tests run this part too); the
+       second scaling (exact: powers of 2) brings A back to B's values for the next variant or check */
+    PetscCall(MatScale(A, -2.0));
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "%s (%s), after MatScale", what, desc));
+    PetscCall(CheckAgainstReference(A, msg));
+    PetscCall(MatScale(A, -0.5));
   }
   PetscCall(fmt->resetvariant());
   PetscCall(CheckAgainstCUSPARSE(A, B, what));
@@ -740,6 +748,47 @@ static PetscErrorCode CheckStateChanges(void)
   PetscCheck(builds0 > builds1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "new nonzeros did not rebuild the format");
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&H));
+
+  /* a banded matrix, no long row: rows that share most columns, none split (CMRS's strips of several rows then find each
+     entry's CSR position as they go, without a map), new values first reaching MatMultAdd, then MatMult */
+  {
+    const PetscInt mb = 3001, half = 3;
+    Mat            B;
+    PetscBool      flg;
+
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, mb, mb, 2 * half + 1, NULL, &H));
+    for (PetscInt i = 0; i < mb; i++) {
+      PetscInt nc = 0;
+
+      for (PetscInt j = PetscMax(0, i - half); j <= PetscMin(mb - 1, i + half); j++) {
+        cc[nc] = j;
+        vv[nc] = (PetscScalar)(1 + (i * 7 + j * 3) % 11);
+        nc++;
+      }
+      PetscCall(MatSetValues(H, 1, &i, nc, cc, vv, INSERT_VALUES));
+    }
+    PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatConvert(H, fmt->root, MAT_INITIAL_MATRIX, &A));
+    PetscCall(MatConvert(H, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
+    PetscCall(CheckAgainstReference(A, "banded"));
+    PetscCall(MatScale(A, -3.0));
+    PetscCall(MatScale(B, -3.0));
+    PetscCall(MatMultAddEqual(A, B, 3, &flg));
+    PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "banded, after MatScale: MatMultAdd differs from aijcusparse");
+    PetscCall(CheckAgainstReference(A, "banded, after MatScale"));
+    for (PetscInt i = 1; i < mb; i += 5) {
+      const PetscScalar v = (PetscScalar)(i % 13) - 6;
+
+      PetscCall(MatSetValue(A, i, i - 1, v, INSERT_VALUES));
+    }
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(CheckAgainstReference(A, "banded, after host MatSetValues"));
+    PetscCall(MatDestroy(&B));
+    PetscCall(MatDestroy(&A));
+    PetscCall(MatDestroy(&H));
+  }
   PetscCall(CSRDestroy(&csr));
   PetscCall(PetscFree2(cc, vv));
   PetscCall(PetscFree(len));

@@ -54,8 +54,10 @@ static PetscErrorCode CMRSMult(void *fmt, const PetscScalar *x, const PetscScala
    CMRS_LONG_MIN: long strips split into chunks of CMRS_CHUNK_SMALL_MIN to CMRS_CHUNK_SMALL) the second launch costs more than the fused pass adds, so it stays fused */
 static PetscErrorCode CMRSMultRefresh(void *fmt, const MatGPUFormatCSR *csr, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
-  Mat_CMRS             *cm = (Mat_CMRS *)fmt;
-  const CMRSRefreshArgs f  = {csr->val, cm->identity ? NULL : cm->perm, cm->d.val};
+  Mat_CMRS *cm = (Mat_CMRS *)fmt;
+  /* ranked strips of several rows, none split into chunks: the kernel finds each entry's CSR position without perm */
+  const PetscBool       byrank = (PetscBool)(cm->ranked && !cm->identity && !cm->nlong && cm->d.height > 1);
+  const CMRSRefreshArgs f      = {csr->val, cm->identity || byrank ? NULL : cm->perm, cm->d.val, byrank ? csr->rowptr : NULL};
 
   PetscFunctionBegin;
   if ((cm->nlong && !cm->small) || cm->group > 1) {
@@ -201,6 +203,7 @@ static PetscErrorCode CMRSReset(void *fmt)
   cm->chunk                                   = 0;
   cm->small                                   = PETSC_FALSE;
   cm->identity                                = PETSC_FALSE;
+  cm->ranked                                  = PETSC_FALSE;
   cm->group                                   = 1;
   cm->bytes                                   = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -359,7 +362,8 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
     PetscCall(MatGPUFormatBuildPhase_Private(csr, "sort columns"));
   }
   /* strips of one row ranked in place keep each row's entries in the CSR's order */
-  cm->identity = (PetscBool)(d->sorted && ranked && d->height == 1);
+  cm->ranked   = (PetscBool)(d->sorted && ranked);
+  cm->identity = (PetscBool)(cm->ranked && d->height == 1);
   PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->identity ? NULL : cm->perm, csr->val, d->val, csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "values"));
   PetscCall(CMRSSplitLongStrips(cm, csr->stream));

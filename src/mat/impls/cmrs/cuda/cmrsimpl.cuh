@@ -65,6 +65,7 @@ typedef struct {
   CMRSArrays d;
   int       *perm;     /* sorted only: CSR position of each entry, for value refreshes */
   PetscBool  identity; /* perm is the identity (strips of one row ranked from rows sorted by column): not read */
+  PetscBool  ranked;   /* the strips ranked from CSR rows sorted by column: in a strip, each row's entries keep the CSR's order */
   PetscInt   group;    /* strips per warp in use */
   PetscInt   longthreshold, nlong, nchunks;
   PetscInt   chunk;                /* entries per chunk of a long strip: CMRS_CHUNK, or CMRS_CHUNK_SMALL_MIN to CMRS_CHUNK_SMALL below CMRS_LONG_MIN */
@@ -92,11 +93,14 @@ struct CMRSKernelArgs {
 };
 
 /* With the refresh fused into the product: the new values (CSR order), the CSR entry of each CMRS entry (NULL: the same
-   order, also when sorted), and the entries' values to store them in */
+   order, also when sorted, or found from rowptr), the entries' values to store them in, and the CSR's row offsets
+   (ranked strips, none split, H > 1; else NULL): then the CSR entry of a strip's entry is its row's start plus the count
+   of that row's entries before it in the strip, found by the warp as it goes, and perm is not read (4 bytes an entry) */
 struct CMRSRefreshArgs {
   const PetscScalar *csrval;
   const int         *perm;
   PetscScalar       *val;
+  const int         *rowptr;
 };
 
 /* The product of strips of H rows (f: NULL, or the refresh fused into it): defined in cmrsmult.cuh, instantiated once

@@ -76,14 +76,48 @@ struct CMRSAccumulator {
   }
 };
 
-/* The row sums of the entries [b, e) of one strip (or chunk of a strip), by one warp */
+/*
+   The CSR positions of the entries j + 32 u of strip s, u < CMRS_UNROLL (f.rowptr: ranked strips, one warp's each):
+   next[r] holds the position of row r's next entry, starting at the row's start; an entry's is next[r] plus the count of
+   the lanes before it with an entry of row r, and the last of them moves next[r] on. Every lane of the warp calls it.
+*/
+template <int H, bool PACKED>
+__device__ __forceinline__ void cmrs_ranked_positions(const CMRSKernelArgs &a, const unsigned *c, int j, int e, int *next, int lane, int *p)
+{
+#pragma unroll
+  for (int u = 0; u < CMRS_UNROLL; u++) {
+    const bool     in   = j + 32 * u < e;
+    const unsigned act  = __ballot_sync(0xffffffffu, in);
+    const int      r    = in ? cmrs_row<H, PACKED>(a, c[u], j + 32 * u) : 0;
+    const unsigned same = in ? __match_any_sync(act, r) : 0u;
+    const int      at   = in ? next[r] : 0;
+
+    __syncwarp();
+    p[u] = at + __popc(same & ((1u << lane) - 1u));
+    if (in && (same >> lane) == 1u) next[r] = p[u] + 1;
+    __syncwarp();
+  }
+}
+
+/* The row sums of the entries [b, e) of strip s (or of a chunk of a strip: s < 0), by one warp; next: H ints of shared
+   memory for the fused refresh of ranked strips (f.rowptr) */
 template <int H, bool PACKED, bool SORTED, bool REFRESH>
-__device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, const CMRSRefreshArgs &f, int b, int e, const PetscScalar *__restrict__ x, PetscScalar *buf, int lane)
+__device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, const CMRSRefreshArgs &f, int s, int b, int e, const PetscScalar *__restrict__ x, PetscScalar *buf, int *next, int lane)
 {
   CMRSAccumulator<H, SORTED> acc(buf, lane);
+  bool                       byrank = false;
 
-  /* all loads of a step are issued before the first product: one memory round trip per 32 CMRS_UNROLL entries */
-  for (int j = b + lane; j < e; j += CMRS_UNROLL * 32) {
+  if constexpr (REFRESH && H > 1) {
+    byrank = f.rowptr && s >= 0;
+    if (byrank) {
+      if (lane < H) next[lane] = f.rowptr[min((long long)s * H + lane, (long long)a.m)];
+      __syncwarp();
+    }
+  }
+  /* all loads of a step are issued before the first product: one memory round trip per 32 CMRS_UNROLL entries (two with
+     the ranked refresh: the columns, then the values at the positions found from them); with the refresh the warp steps
+     together (cmrs_ranked_positions() synchronizes it), else each lane stops after its last entry */
+  for (int j = b + lane; REFRESH ? j - lane < e : j < e; j += CMRS_UNROLL * 32) {
     unsigned    c[CMRS_UNROLL];
     PetscScalar v[CMRS_UNROLL];
 
@@ -92,8 +126,17 @@ __device__ __forceinline__ PetscScalar cmrs_warp_sum(const CMRSKernelArgs &a, co
       const bool in = j + 32 * u < e;
 
       c[u] = in ? __ldcs(a.colind + j + 32 * u) : 0;
-      if constexpr (REFRESH) v[u] = in ? cmrs_new_value<SORTED>(f, j + 32 * u) : 0.0;
+      if constexpr (REFRESH) v[u] = in && !byrank ? cmrs_new_value<SORTED>(f, j + 32 * u) : 0.0;
       else v[u] = in ? __ldcs(a.val + j + 32 * u) : 0.0;
+    }
+    if constexpr (REFRESH && H > 1) {
+      if (byrank) {
+        int p[CMRS_UNROLL];
+
+        cmrs_ranked_positions<H, PACKED>(a, c, j, e, next, lane, p);
+#pragma unroll
+        for (int u = 0; u < CMRS_UNROLL; u++) v[u] = j + 32 * u < e ? __ldg(f.csrval + p[u]) : 0.0;
+      }
     }
     if constexpr (REFRESH) { /* the gathers of x issued before the new values are stored, whatever the compiler concludes
                                 about f.val and x aliasing: a step then waits for one round trip less */
@@ -173,7 +216,7 @@ __device__ __forceinline__ void cmrs_short_strips(const CMRSKernelArgs &a, const
    Strips with more than longthreshold entries are left to the chunk warps. y may alias z.
 */
 template <int H, bool PACKED, bool SORTED, bool ADD, int NS, bool REFRESH>
-__device__ __forceinline__ void cmrs_mult_body(const CMRSKernelArgs a, const CMRSRefreshArgs f, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar (*buf)[H > 1 ? H * 32 : 1])
+__device__ __forceinline__ void cmrs_mult_body(const CMRSKernelArgs a, const CMRSRefreshArgs f, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar (*buf)[H > 1 ? H * 32 : 1], int *next)
 {
   const int       lane = threadIdx.x & 31, w = threadIdx.x >> 5;
   const long long gw      = (long long)blockIdx.x * CMRS_WARPS + w;
@@ -198,7 +241,7 @@ __device__ __forceinline__ void cmrs_mult_body(const CMRSKernelArgs a, const CMR
       const int s = s0 + k, b = a.strip_ptr[s], e = a.strip_ptr[s + 1];
 
       if (e - b > a.longthreshold) continue;
-      const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED, REFRESH>(a, f, b, e, x, buf[w], lane);
+      const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED, REFRESH>(a, f, s, b, e, x, buf[w], next ? next + w * H : NULL, lane);
       const long long   row = (long long)s * H + lane;
 
       if (lane < H && row < a.m) z[row] = ADD ? y[row] + sum : sum;
@@ -216,7 +259,7 @@ __device__ __forceinline__ void cmrs_mult_body(const CMRSKernelArgs a, const CMR
     }
     const int         s = a.longstrips[lo], c0 = a.chunkptr[lo], c1 = a.chunkptr[lo + 1];
     const int         b = a.strip_ptr[s] + (c - c0) * a.chunk, e = min(a.strip_ptr[s + 1], b + a.chunk);
-    const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED, REFRESH>(a, f, b, e, x, buf[w], lane);
+    const PetscScalar sum = cmrs_warp_sum<H, PACKED, SORTED, REFRESH>(a, f, -1, b, e, x, buf[w], NULL, lane);
 
     if (lane < H) a.partial[(size_t)c * H + lane] = sum;
     __threadfence(); /* the partial sums are visible before the counter moves */
@@ -245,9 +288,9 @@ template <int H, bool PACKED, bool SORTED, bool ADD, int NS>
 __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_kernel(const CMRSKernelArgs a, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
 {
   __shared__ PetscScalar buf[CMRS_WARPS][H > 1 ? H * 32 : 1];
-  const CMRSRefreshArgs  none = {NULL, NULL, NULL};
+  const CMRSRefreshArgs  none = {NULL, NULL, NULL, NULL};
 
-  cmrs_mult_body<H, PACKED, SORTED, ADD, NS, false>(a, none, x, y, z, buf);
+  cmrs_mult_body<H, PACKED, SORTED, ADD, NS, false>(a, none, x, y, z, buf, NULL);
 }
 
 /* The product with the refresh fused into it, one strip per warp */
@@ -255,8 +298,9 @@ template <int H, bool PACKED, bool SORTED, bool ADD>
 __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_mult_refresh_kernel(const CMRSKernelArgs a, const CMRSRefreshArgs f, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
 {
   __shared__ PetscScalar buf[CMRS_WARPS][H > 1 ? H * 32 : 1];
+  __shared__ int         next[CMRS_WARPS * H]; /* the ranked refresh's positions, H per warp */
 
-  cmrs_mult_body<H, PACKED, SORTED, ADD, 1, true>(a, f, x, y, z, buf);
+  cmrs_mult_body<H, PACKED, SORTED, ADD, 1, true>(a, f, x, y, z, buf, next);
 }
 
 static inline unsigned CMRSBlocks(long long warps)
