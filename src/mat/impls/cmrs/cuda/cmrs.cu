@@ -47,7 +47,8 @@ static PetscErrorCode CMRSMult(void *fmt, const PetscScalar *x, const PetscScala
 }
 
 /* The product that first takes the new values of the device CSR, each entry's through the position map (or in place
-   without sorted columns), as CMRSRefresh() does, in the same pass. Only for strips that are one warp's each and none
+   without sorted columns; or, for ranked strips of several rows none of which is split, at its row's start plus the count
+   of that row's entries before it, which the warp finds as it goes), as CMRSRefresh() does, in the same pass. Only for strips that are one warp's each and none
    split into chunks: with long strips (R-MAT, the circuit-like matrix) the fused pass took 116 and 146 us on an H200
    where the separate gather and product took 92 and 131 (173 and 255 against 123 and 175 on an H100), so there the
    values are gathered first, then multiplied (two launches). Those were large matrices; in a small one (below
