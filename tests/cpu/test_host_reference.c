@@ -436,6 +436,22 @@ static PetscErrorCode SELLCSParameters(void)
       PetscCheck(SELLCSDefaultThreads(m[i], &stats) == expect[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "default threads per row for %" PetscInt_FMT " rows of mean %g", m[i], mean[i]);
     }
   }
+  {
+    /* the fused refresh: threads per row double while each keeps 12 entries of the mean row, for rows that do not vary
+       much and are not long; never fewer than the product's */
+    const PetscInt       T[]      = {1, 1, 1, 1, 1, 4, 1, 4, 2, 1};
+    const PetscLogDouble mean[]   = {0, 5, 16, 27, 50, 400, 50, 100, 5, 10000};
+    const PetscLogDouble stddev[] = {0, 0, 0, 1, 0, 0, 60, 0, 0, 0};
+    const PetscInt       expect[] = {1, 1, 1, 2, 4, 32, 1, 8, 2, 1};
+
+    for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(mean); i++) {
+      MatGPUFormatRowStats stats = {0};
+
+      stats.mean   = mean[i];
+      stats.stddev = stddev[i];
+      PetscCheck(SELLCSDefaultRefreshThreads(T[i], &stats) == expect[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "default refresh threads per row for T %" PetscInt_FMT " and mean %g", T[i], mean[i]);
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -114,14 +114,16 @@ static PetscErrorCode CMRSCheckOption(Mat A)
 }
 
 /* ------------------------------------------------------------------ SELL-C-sigma */
-static const char    *sell_c[] = {"4", "8", "16", "32"}, *sell_t[] = {"0", "1", "2", "4", "32"}, *sell_long[] = {"0", "3"}, *sell_pad[] = {"0", "1"};
+static const char    *sell_c[] = {"4", "8", "16", "32"}, *sell_t[] = {"0", "1", "2", "4", "32"}, *sell_long[] = {"0", "3"}, *sell_pad[] = {"0", "1"}, *sell_rt[] = {"0", "8", "1", "32"};
 static const PetscInt sell_sigma_chunks[] = {0, 1, 8, 4096}; /* sigma in chunks of C; 0: automatic, 4096: past m */
 static PetscInt       sell_req[4];                           /* requested C, sigma, T, long row; 0: not requested */
 
-/* variant v: C x sigma x threads per row x long rows (automatic, or every row of more than 3 entries); across them, padding read or not */
+/* variant v: C x sigma x threads per row x long rows (automatic, or every row of more than 3 entries); across them, padding
+   read or not, and the threads per row of the first product after a change of values (which every check repeats after
+   MatScale()) */
 static PetscErrorCode SELLCSVariant(PetscInt v, char *desc, size_t len)
 {
-  const char *C = sell_c[v % 4], *T = sell_t[(v / 16) % 5], *L = sell_long[(v / 80) % 2], *P = sell_pad[(v / 3) % 2];
+  const char *C = sell_c[v % 4], *T = sell_t[(v / 16) % 5], *L = sell_long[(v / 80) % 2], *P = sell_pad[(v / 3) % 2], *R = sell_rt[(v / 5) % 4];
   PetscInt    s = (v / 4) % 4, sigma;
   char        sig[32];
 
@@ -133,11 +135,12 @@ static PetscErrorCode SELLCSVariant(PetscInt v, char *desc, size_t len)
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sellcs_threads_per_row", T));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sellcs_long_row", L));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_sellcs_read_padding", P));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_sellcs_refresh_threads_per_row", R));
   sell_req[0] = atoi(C);
   sell_req[1] = sigma;
   sell_req[2] = atoi(T);
   sell_req[3] = atoi(L);
-  PetscCall(PetscSNPrintf(desc, len, "C %s, sigma %s, threads per row %s, long rows past %s, padding read %s", C, sig, T, L, P));
+  PetscCall(PetscSNPrintf(desc, len, "C %s, sigma %s, threads per row %s (refresh %s), long rows past %s, padding read %s", C, sig, T, R, L, P));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -149,6 +152,7 @@ static PetscErrorCode SELLCSResetVariant(void)
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_threads_per_row"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_long_row"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_read_padding"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_sellcs_refresh_threads_per_row"));
   PetscCall(PetscArrayzero(sell_req, 4));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -255,7 +259,7 @@ static PetscErrorCode BCECheckOption(Mat A)
 
 static const Format formats[] = {
     {MATCMRS,   MATSEQCMRS,   "CMRS",   192, 1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height", "8",  "4",  CMRSCheckOption,   {"mat_cmrs_height", "3", "mat_cmrs_strips_per_warp", "3", "mat_cmrs_chunk", "31", "mat_cmrs_chunk", "8192", "mat_cmrs_long_strip", "-1", NULL}                      },
-    {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",    "16", "32", SELLCSCheckOption, {"mat_sellcs_c", "12", "mat_sellcs_sigma", "3", "mat_sellcs_threads_per_row", "3", "mat_sellcs_long_row", "-1", NULL}                                               },
+    {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",    "16", "32", SELLCSCheckOption, {"mat_sellcs_c", "12", "mat_sellcs_sigma", "3", "mat_sellcs_threads_per_row", "3", "mat_sellcs_long_row", "-1", "mat_sellcs_refresh_threads_per_row", "64", NULL}   },
     {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",       "32", "64", BCECheckOption,    {"mat_bce_l", "-1", "mat_bce_merge_lengths", "-1", "mat_bce_wide_entries_per_thread", "65", "mat_bce_wide_entries_per_thread", "-1", "mat_bce_wide_row", "-1", NULL}},
 };
 static const Format *fmt;
@@ -750,9 +754,10 @@ static PetscErrorCode CheckStateChanges(void)
   PetscCall(MatDestroy(&H));
 
   /* a banded matrix, no long row: rows that share most columns, none split (CMRS's strips of several rows then find each
-     entry's CSR position as they go, without a map), new values first reaching MatMultAdd, then MatMult */
+     entry's CSR position as they go, without a map; rows of 25, so that SELL-C-sigma's refresh takes two threads per row
+     where its product takes one), new values first reaching MatMultAdd, then MatMult */
   {
-    const PetscInt mb = 3001, half = 3;
+    const PetscInt mb = 3001, half = 12;
     Mat            B;
     PetscBool      flg;
 

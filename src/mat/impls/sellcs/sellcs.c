@@ -68,6 +68,28 @@ PetscInt SELLCSDefaultThreads(PetscInt m, const MatGPUFormatRowStats *stats)
   return T;
 }
 
+/*
+   Threads per row of the product with the refresh fused into it (the first product after a change of values). It
+   reads each row's new values from the CSR, where a row's entries are consecutive: one thread per row reads 32 rows
+   at a stride per load, and with rows of 27 to 50 entries the lines were gone from L1 before their next entries were
+   read. Measured on an H200 (sellcs/mat_sellcs_threads_per_row=T in bench_spmv, product + refresh): the banded matrix
+   of 2 M rows of 50 took 648 us with one thread per row, 602 with two, 582 with four and 635 with eight; the 27-point
+   Laplacian (1 M rows) 165, 149, 157 and 190 us. So the threads per row double while each keeps at least
+   SELLCS_REFRESH_ENTRIES_PER_THREAD entries of the mean row, where the rows do not vary much (standard deviation at most
+   the mean) and are not long (the long part takes those); never fewer than the product's T.
+*/
+#define SELLCS_REFRESH_ENTRIES_PER_THREAD 12
+#define SELLCS_REFRESH_MAX_THREADS        32
+
+PetscInt SELLCSDefaultRefreshThreads(PetscInt T, const MatGPUFormatRowStats *stats)
+{
+  PetscInt Tr = 1;
+
+  if (stats->stddev <= stats->mean && stats->mean <= SELLCS_LONG_PER_THREAD * T)
+    while (Tr < SELLCS_REFRESH_MAX_THREADS && 2 * Tr * SELLCS_REFRESH_ENTRIES_PER_THREAD <= stats->mean) Tr *= 2;
+  return PetscMax(Tr, T);
+}
+
 /* Rows longer than this leave the chunks for the long part, whose warps split them */
 PetscInt SELLCSDefaultLongRow(PetscInt T, const MatGPUFormatRowStats *stats)
 {

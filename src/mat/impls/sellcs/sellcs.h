@@ -34,6 +34,7 @@ PETSC_INTERN PetscReal      SELLCSOccupancy(const SELLCSArrays *);
 PETSC_INTERN PetscInt       SELLCSDefaultSigma(PetscInt, PetscReal);
 PETSC_INTERN PetscInt       SELLCSDefaultThreads(PetscInt, const MatGPUFormatRowStats *);
 PETSC_INTERN PetscInt       SELLCSDefaultLongRow(PetscInt, const MatGPUFormatRowStats *);
+PETSC_INTERN PetscInt       SELLCSDefaultRefreshThreads(PetscInt, const MatGPUFormatRowStats *);
 
 PETSC_INTERN MatGPUFormatOps MatSELLCSOps;
 PETSC_INTERN PetscErrorCode  MatCreate_SeqSELLCS(Mat);

@@ -33,11 +33,12 @@
 
 typedef struct {
   /* parameters */
-  PetscInt  C;       /* rows per chunk */
-  PetscInt  sigma;   /* sorting scope; 0: chosen at build time */
-  PetscInt  threads; /* threads per row; 0: chosen at build time */
-  PetscInt  longrow; /* rows longer than this go to the long part; 0: chosen at build time */
-  PetscBool readpad; /* read the padded slots of a chunk (column 0, value 0) instead of stopping at each row's length */
+  PetscInt  C;        /* rows per chunk */
+  PetscInt  sigma;    /* sorting scope; 0: chosen at build time */
+  PetscInt  threads;  /* threads per row; 0: chosen at build time */
+  PetscInt  rthreads; /* threads per row of the product with the refresh fused into it; 0: chosen at build time */
+  PetscInt  longrow;  /* rows longer than this go to the long part; 0: chosen at build time */
+  PetscBool readpad;  /* read the padded slots of a chunk (column 0, value 0) instead of stopping at each row's length */
   /* the matrix, on the device */
   SELLCSArrays         d;
   int                 *lchunkptr; /* nlong + 1: chunks of long row l are [lchunkptr[l], lchunkptr[l+1]) */
@@ -47,6 +48,7 @@ typedef struct {
   PetscInt             nlchunks;
   PetscInt64           nlongnnz; /* entries in the long part */
   PetscInt             T;        /* threads per row in use */
+  PetscInt             Tr;       /* threads per row in use by the product with the refresh fused into it */
   PetscInt             block;    /* threads per CUDA block of the product */
   PetscReal            beta_unsorted;
   MatGPUFormatRowStats stats;
@@ -251,7 +253,7 @@ static PetscErrorCode SELLCSMultPossiblyRefresh(const Mat_SELLCS *sc, const SELL
   const SELLCSKernelArgs a = {(int)sc->d.m, SELLCSLog2(sc->d.C), sc->d.rowlen, sc->d.perm, sc->d.col, (const long long *)sc->d.chunk_ptr, sc->d.val, (int)sc->d.nlong, (int)sc->nlchunks, (int)((sc->nlchunks + sc->block / 32 - 1) / (sc->block / 32)), sc->d.lrow, sc->d.lptr, sc->d.lcol, sc->lchunkptr, sc->lchunkrow, sc->d.lval, sc->lpartial, sc->ldone};
 
   PetscFunctionBegin;
-  switch (sc->T) {
+  switch (f ? sc->Tr : sc->T) { /* the slots do not depend on the threads per row: the fused refresh takes its own */
   case 1:
     PetscCall(SELLCSLaunch<1>(a, f, (int)sc->block, sc->readpad, x, y, z, stream));
     break;
@@ -271,7 +273,7 @@ static PetscErrorCode SELLCSMultPossiblyRefresh(const Mat_SELLCS *sc, const SELL
     PetscCall(SELLCSLaunch<32>(a, f, (int)sc->block, sc->readpad, x, y, z, stream));
     break;
   default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "SELL-C-sigma has no kernel for %" PetscInt_FMT " threads per row", sc->T);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "SELL-C-sigma has no kernel for %" PetscInt_FMT " threads per row", f ? sc->Tr : sc->T);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -463,6 +465,7 @@ static PetscErrorCode SELLCSReset(void *fmt)
   /* the views first, so that none outlives its block on any path */
   for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(sc->mem); i++) PetscCall(MatGPUFormatDeviceFree_Private(&sc->mem[i]));
   sc->T        = 0;
+  sc->Tr       = 0;
   sc->nlchunks = 0;
   sc->nlongnnz = 0;
   sc->bytes    = 0;
@@ -584,6 +587,7 @@ static PetscErrorCode SELLCSBuild(void *fmt, const MatGPUFormatCSR *csr)
   d->C       = sc->C;
   d->nchunks = (d->m + d->C - 1) / d->C;
   sc->T      = sc->threads ? sc->threads : SELLCSDefaultThreads(d->m, &csr->stats);
+  sc->Tr     = sc->rthreads ? sc->rthreads : SELLCSDefaultRefreshThreads(sc->T, &csr->stats);
   d->longrow = sc->longrow ? sc->longrow : SELLCSDefaultLongRow(sc->T, &csr->stats);
   PetscCall(MatGPUFormatScratchMalloc_Private(&sc->scratch, "SELL-C-sigma", (size_t)d->m * sizeof(int), (void **)&len)); /* released below, or by reset() */
   sellcs_row_lengths_kernel<<<MatGPUFormatGrid(d->m, SELLCS_BLOCK), SELLCS_BLOCK, 0, csr->stream>>>((int)d->m, (int)PetscMin(d->longrow, PETSC_INT_MAX), csr->rowptr, len);
@@ -681,11 +685,12 @@ static PetscErrorCode SELLCSCopyParams(const void *src, void *dst)
   Mat_SELLCS       *b = (Mat_SELLCS *)dst;
 
   PetscFunctionBegin;
-  b->C       = a->C;
-  b->sigma   = a->sigma;
-  b->threads = a->threads;
-  b->longrow = a->longrow;
-  b->readpad = a->readpad;
+  b->C        = a->C;
+  b->sigma    = a->sigma;
+  b->threads  = a->threads;
+  b->rthreads = a->rthreads;
+  b->longrow  = a->longrow;
+  b->readpad  = a->readpad;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -694,28 +699,31 @@ static PetscErrorCode SELLCSSameParams(const void *pa, const void *pb, PetscBool
   const Mat_SELLCS *a = (const Mat_SELLCS *)pa, *b = (const Mat_SELLCS *)pb;
 
   PetscFunctionBegin;
-  *same = (PetscBool)(a->C == b->C && a->sigma == b->sigma && a->threads == b->threads && a->longrow == b->longrow && a->readpad == b->readpad);
+  *same = (PetscBool)(a->C == b->C && a->sigma == b->sigma && a->threads == b->threads && a->rthreads == b->rthreads && a->longrow == b->longrow && a->readpad == b->readpad);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode SELLCSSetFromOptions(void *fmt, MatGPUFormatOptionItems PetscOptionsObject)
 {
   Mat_SELLCS *sc = (Mat_SELLCS *)fmt;
-  PetscInt    C = sc->C, sigma = sc->sigma, T = sc->threads, longrow = sc->longrow;
+  PetscInt    C = sc->C, sigma = sc->sigma, T = sc->threads, Tr = sc->rthreads, longrow = sc->longrow;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-mat_sellcs_c", "Rows per chunk: 4, 8, 16 or 32", "MATSEQSELLCS", C, &C, NULL));
   PetscCall(PetscOptionsInt("-mat_sellcs_sigma", "Sorting scope: 1 or a power-of-two multiple of C; 0 chooses from the chunk occupancy", "MATSEQSELLCS", sigma, &sigma, NULL));
   PetscCall(PetscOptionsInt("-mat_sellcs_threads_per_row", "Threads per row: 1, 2, 4, 8, 16 or 32; 0 chooses from the mean row length (and, in a small matrix of regular rows, the row count)", "MATSEQSELLCS", T, &T, NULL));
+  PetscCall(PetscOptionsInt("-mat_sellcs_refresh_threads_per_row", "Threads per row of the first product after a change of values, which also takes the new values: 1, 2, 4, 8, 16 or 32; 0 chooses from the mean row length", "MATSEQSELLCS", Tr, &Tr, NULL));
   PetscCall(PetscOptionsInt("-mat_sellcs_long_row", "Rows longer than this leave the chunks for the long part; 0 chooses from the threads per row", "MATSEQSELLCS", longrow, &longrow, NULL));
   PetscCall(PetscOptionsBool("-mat_sellcs_read_padding", "Read the padded slots of a chunk (column 0, value 0) up to its width instead of stopping at each row's length", "MATSEQSELLCS", sc->readpad, &sc->readpad, NULL));
   PetscCall(SELLCSCheckParameters(C, sigma ? sigma : 1));
   PetscCheck(longrow >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sellcs_long_row %" PetscInt_FMT " is negative", longrow);
   PetscCheck(T == 0 || (T <= 32 && (T & (T - 1)) == 0 && T > 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sellcs_threads_per_row %" PetscInt_FMT " is not one of 0, 1, 2, 4, 8, 16, 32", T);
-  sc->C       = C;
-  sc->sigma   = sigma;
-  sc->threads = T;
-  sc->longrow = longrow;
+  PetscCheck(Tr == 0 || (Tr <= 32 && (Tr & (Tr - 1)) == 0 && Tr > 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_sellcs_refresh_threads_per_row %" PetscInt_FMT " is not one of 0, 1, 2, 4, 8, 16, 32", Tr);
+  sc->C        = C;
+  sc->sigma    = sigma;
+  sc->threads  = T;
+  sc->rthreads = Tr;
+  sc->longrow  = longrow;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -727,6 +735,7 @@ static PetscErrorCode SELLCSView(void *fmt, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "C %" PetscInt_FMT ", sigma %" PetscInt_FMT " (%s), %" PetscInt_FMT " thread%s per row (%s)\n", sc->d.C, sc->d.sigma, sc->sigma ? "set" : "chosen from the chunk occupancy", sc->T, sc->T > 1 ? "s" : "",
                                    sc->threads ? "set" : "chosen from the row lengths and count"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " chunks, %" PetscInt64_FMT " slots; chunk occupancy beta %.3f unsorted, %.3f with sigma %" PetscInt_FMT "\n", sc->d.nchunks, sc->d.nslots, (double)sc->beta_unsorted, (double)SELLCSOccupancy(&sc->d), sc->d.sigma));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "first product after a change of values (the refresh fused into it): %" PetscInt_FMT " thread%s per row (%s)\n", sc->Tr, sc->Tr > 1 ? "s" : "", sc->rthreads ? "set" : "chosen from the row lengths"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; padding is %s\n", sc->stats.mean, sc->stats.stddev, sc->stats.maxlen, sc->readpad ? "read (column 0, value 0)" : "never read"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "product in CUDA blocks of %" PetscInt_FMT " threads (%s)\n", sc->block, sc->d.sigma > 1 ? "sorted rows" : "unsorted rows"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "long part: %" PetscInt_FMT " rows of more than %" PetscInt_FMT " entries (%s), in %" PetscInt_FMT " chunks of %d\n", sc->d.nlong, sc->d.longrow, sc->longrow ? "set" : "chosen from the threads per row", sc->nlchunks, SELLCS_CHUNK));
