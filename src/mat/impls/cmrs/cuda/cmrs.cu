@@ -131,7 +131,7 @@ __device__ __forceinline__ static void cmrs_place(int k, int i, int nr, const in
     rowin[pos] = (unsigned char)i;
   }
   perm[pos] = k;
-  val[pos]  = csrval[k]; /* the values too: no gather through perm after the ranking */
+  if (val) val[pos] = csrval[k]; /* the values too (short rows): no gather through perm after the ranking */
 }
 
 /* One warp per strip, its row offsets in shared memory: for strips of similar lengths */
@@ -260,21 +260,24 @@ static PetscErrorCode CMRSSortStrips(Mat_CMRS *cm, cudaStream_t stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The strips, their column indices and values already sorted, from CSR rows sorted by column (cmrs_place()): *ranked
-   is false when a row was not, and the build then fills and sorts instead. flag: the ranking's flag, then the count of
-   long strips from cmrs_strip_ptr_kernel(), both read in one copy */
-static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, int *flag, PetscBool *ranked)
+/* The strips and their column indices already sorted, from CSR rows sorted by column (cmrs_place()), and their values
+   where *values is true: *ranked is false when a row was not, and the build then fills and sorts instead. flag: the
+   ranking's flag, then the count of long strips from cmrs_strip_ptr_kernel(), both read in one copy */
+static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, int *flag, PetscBool *ranked, PetscBool *values)
 {
-  CMRSArrays *d      = &cm->d;
-  int         got[2] = {0, 0};
+  CMRSArrays  *d      = &cm->d;
+  int          got[2] = {0, 0};
+  PetscScalar *val    = NULL;
 
   PetscFunctionBegin;
+  *values = (PetscBool)(csr->stats.mean <= CMRS_RANK_VALUES_MEAN);
+  if (*values) val = d->val;
   /* a warp per strip, unless some strip can be far longer than the mean one (a strip holds at most height * maxlen) */
   if ((PetscLogDouble)csr->stats.maxlen > PetscMax((PetscLogDouble)CMRS_RANK_WARP_MAX / d->height, CMRS_RANK_SKEW * csr->stats.mean)) {
-    if (d->packed) cmrs_rank_entries_kernel<true><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, d->val, cm->perm, flag);
-    else cmrs_rank_entries_kernel<false><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, d->val, cm->perm, flag);
-  } else if (d->packed) cmrs_rank_strips_kernel<true><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, d->val, cm->perm, flag);
-  else cmrs_rank_strips_kernel<false><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, d->val, cm->perm, flag);
+    if (d->packed) cmrs_rank_entries_kernel<true><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
+    else cmrs_rank_entries_kernel<false><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
+  } else if (d->packed) cmrs_rank_strips_kernel<true><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
+  else cmrs_rank_strips_kernel<false><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(got, flag, sizeof(got), cudaMemcpyDeviceToHost, csr->stream));
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
@@ -339,7 +342,7 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   Mat_CMRS   *cm = (Mat_CMRS *)fmt;
   CMRSArrays *d  = &cm->d;
   size_t      persistent, temporary;
-  PetscBool   ranked = PETSC_FALSE;
+  PetscBool   ranked = PETSC_FALSE, values = PETSC_FALSE;
   int        *flag;
 
   PetscFunctionBegin;
@@ -375,7 +378,7 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCallCUDA(cudaMemsetAsync(flag, 0, 2 * sizeof(int), csr->stream));
   cmrs_strip_ptr_kernel<<<MatGPUFormatGrid(d->nstrips + 1, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, (int)cm->longthreshold, csr->rowptr, d->strip_ptr, flag + 1);
   PetscCallCUDA(cudaGetLastError());
-  if (d->sorted) PetscCall(CMRSRankStrips(cm, csr, flag, &ranked));
+  if (d->sorted) PetscCall(CMRSRankStrips(cm, csr, flag, &ranked, &values));
   else {
     int nlong;
 
@@ -383,19 +386,21 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
     PetscCallCUDA(cudaStreamSynchronize(csr->stream));
     cm->nlong = nlong;
   }
-  PetscCall(MatGPUFormatBuildPhase_Private(csr, "strips, columns and values ranked"));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, values ? "strips, columns and values ranked" : "strips and columns ranked"));
   if (!ranked) {
     cmrs_fill_kernel<<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, (int)d->height, d->packed, csr->rowptr, csr->colind, d->colind, d->rowin);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(MatGPUFormatBuildPhase_Private(csr, "strips and columns"));
     if (d->sorted) PetscCall(CMRSSortStrips(cm, csr->stream));
     PetscCall(MatGPUFormatBuildPhase_Private(csr, "sort columns"));
-    PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->perm, csr->val, d->val, csr->stream)); /* a copy without sorting (perm NULL) */
-    PetscCall(MatGPUFormatBuildPhase_Private(csr, "values"));
   }
   /* strips of one row ranked in place keep each row's entries in the CSR's order */
   cm->ranked   = (PetscBool)(d->sorted && ranked);
   cm->identity = (PetscBool)(cm->ranked && d->height == 1);
+  if (!ranked || !values) {
+    PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->identity ? NULL : cm->perm, csr->val, d->val, csr->stream)); /* a copy without sorting (perm NULL) */
+    PetscCall(MatGPUFormatBuildPhase_Private(csr, "values"));
+  }
   PetscCall(CMRSSplitLongStrips(cm, csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "long strips"));
   /* short strips of irregular rows (x gathers that miss the caches) want more loads in flight per warp */
