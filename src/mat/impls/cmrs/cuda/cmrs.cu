@@ -6,7 +6,6 @@
 #include "cmrsimpl.cuh"
 #include <cub/device/device_segmented_sort.cuh>
 #include <thrust/copy.h>
-#include <thrust/count.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/scan.h>
@@ -70,9 +69,20 @@ static PetscErrorCode CMRSMultRefresh(void *fmt, const MatGPUFormatCSR *csr, con
 
 /* ------------------------------------------------------------------ device build */
 
-__global__ static void cmrs_strip_ptr_kernel(int nstrips, int m, int height, const int *__restrict__ rowptr, int *__restrict__ strip_ptr)
+/* The strips' offsets, and in *nlong (zero before) the count of strips with more than longthreshold entries, so that the
+   build learns it with the ranking's flag, in one copy to the host */
+__global__ static void cmrs_strip_ptr_kernel(int nstrips, int m, int height, int longthreshold, const int *__restrict__ rowptr, int *__restrict__ strip_ptr, int *__restrict__ nlong)
 {
-  for (long long s = blockIdx.x * (long long)blockDim.x + threadIdx.x; s <= nstrips; s += (long long)gridDim.x * blockDim.x) strip_ptr[s] = rowptr[min(s * height, (long long)m)];
+  int count = 0;
+
+  for (long long s = blockIdx.x * (long long)blockDim.x + threadIdx.x; s <= nstrips; s += (long long)gridDim.x * blockDim.x) {
+    const int b = rowptr[min(s * height, (long long)m)];
+
+    strip_ptr[s] = b;
+    if (s < nstrips && rowptr[min((s + 1) * height, (long long)m)] - b > longthreshold) count++;
+  }
+  for (int off = 16; off > 0; off >>= 1) count += __shfl_xor_sync(0xffffffffu, count, off); /* every thread gets here */
+  if (!(threadIdx.x & 31) && count) atomicAdd(nlong, count);
 }
 
 /* Entry k gets its row-in-strip: the row is found by binary search, so long rows cost no more than short ones */
@@ -97,7 +107,7 @@ __global__ static void cmrs_fill_kernel(int m, int nnz, int height, bool packed,
    (CMRSSortStrips()). start: the nr + 1 row offsets of the strip (shared or global memory).
 */
 template <bool PACKED>
-__device__ __forceinline__ static void cmrs_place(int k, int i, int nr, const int *start, const int *__restrict__ colind, unsigned *__restrict__ out, unsigned char *__restrict__ rowin, int *__restrict__ perm, int *__restrict__ unsorted)
+__device__ __forceinline__ static void cmrs_place(int k, int i, int nr, const int *start, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, unsigned *__restrict__ out, unsigned char *__restrict__ rowin, PetscScalar *__restrict__ val, int *__restrict__ perm, int *__restrict__ unsorted)
 {
   const int c   = colind[k];
   int       pos = start[0] + (k - start[i]); /* the strip's first entry, then k's place in its row */
@@ -121,11 +131,12 @@ __device__ __forceinline__ static void cmrs_place(int k, int i, int nr, const in
     rowin[pos] = (unsigned char)i;
   }
   perm[pos] = k;
+  if (val) val[pos] = csrval[k]; /* the values too (short rows): no gather through perm after the ranking */
 }
 
 /* One warp per strip, its row offsets in shared memory: for strips of similar lengths */
 template <bool PACKED>
-__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_strips_kernel(int nstrips, int m, int height, const int *__restrict__ rowptr, const int *__restrict__ colind, unsigned *__restrict__ out, unsigned char *__restrict__ rowin, int *__restrict__ perm, int *__restrict__ unsorted)
+__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_strips_kernel(int nstrips, int m, int height, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, unsigned *__restrict__ out, unsigned char *__restrict__ rowin, PetscScalar *__restrict__ val, int *__restrict__ perm, int *__restrict__ unsorted)
 {
   __shared__ int start[CMRS_WARPS][CMRS_MAX_HEIGHT + 1];
   const int      w = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -144,7 +155,7 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_strips_kernel(int
         if (start[w][mid] <= k) lo = mid;
         else hi = mid - 1;
       }
-      cmrs_place<PACKED>(k, lo, nr, start[w], colind, out, rowin, perm, unsorted);
+      cmrs_place<PACKED>(k, lo, nr, start[w], colind, csrval, out, rowin, val, perm, unsorted);
     }
     __syncwarp();
   }
@@ -153,12 +164,12 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_strips_kernel(int
 /* One thread per entry, its row by binary search over all rows: a strip with a row far longer than the others would
    hold one warp of cmrs_rank_strips_kernel long after the rest of the grid has finished */
 template <bool PACKED>
-__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_entries_kernel(int nnz, int m, int height, const int *__restrict__ rowptr, const int *__restrict__ colind, unsigned *__restrict__ out, unsigned char *__restrict__ rowin, int *__restrict__ perm, int *__restrict__ unsorted)
+__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_entries_kernel(int nnz, int m, int height, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, unsigned *__restrict__ out, unsigned char *__restrict__ rowin, PetscScalar *__restrict__ val, int *__restrict__ perm, int *__restrict__ unsorted)
 {
   for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < nnz; k += (long long)gridDim.x * blockDim.x) {
     const int row = MatGPUFormatRowOfEntry(rowptr, m, k), r0 = row & ~(height - 1);
 
-    cmrs_place<PACKED>((int)k, row - r0, min(height, m - r0), rowptr + r0, colind, out, rowin, perm, unsorted);
+    cmrs_place<PACKED>((int)k, row - r0, min(height, m - r0), rowptr + r0, colind, csrval, out, rowin, val, perm, unsorted);
   }
 }
 
@@ -249,30 +260,48 @@ static PetscErrorCode CMRSSortStrips(Mat_CMRS *cm, cudaStream_t stream)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The strips and their column indices already sorted, from CSR rows sorted by column (cmrs_rank_kernel): *ranked is false
-   when a row was not, and the build then fills and sorts instead */
-static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, PetscBool *ranked)
+/* The strips and their column indices already sorted, from CSR rows sorted by column (cmrs_place()), and their values
+   where *values is true: *ranked is false when a row was not, and the build then fills and sorts instead. flag: the
+   ranking's flag, then the count of long strips from cmrs_strip_ptr_kernel(), both read in one copy */
+static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, int *flag, PetscBool *ranked, PetscBool *values)
 {
-  CMRSArrays *d    = &cm->d;
-  int        *flag = d->strip_ptr + d->nstrips + 1, unsorted = 0; /* the int after the strips' offsets */
+  CMRSArrays  *d      = &cm->d;
+  int          got[2] = {0, 0};
+  PetscScalar *val    = NULL;
 
   PetscFunctionBegin;
-  PetscCallCUDA(cudaMemsetAsync(flag, 0, sizeof(int), csr->stream));
+  *values = (PetscBool)(csr->stats.mean <= CMRS_RANK_VALUES_MEAN);
+  if (*values) val = d->val;
   /* a warp per strip, unless some strip can be far longer than the mean one (a strip holds at most height * maxlen) */
   if ((PetscLogDouble)csr->stats.maxlen > PetscMax((PetscLogDouble)CMRS_RANK_WARP_MAX / d->height, CMRS_RANK_SKEW * csr->stats.mean)) {
-    if (d->packed) cmrs_rank_entries_kernel<true><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, d->colind, d->rowin, cm->perm, flag);
-    else cmrs_rank_entries_kernel<false><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, d->colind, d->rowin, cm->perm, flag);
-  } else if (d->packed) cmrs_rank_strips_kernel<true><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, d->colind, d->rowin, cm->perm, flag);
-  else cmrs_rank_strips_kernel<false><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, d->colind, d->rowin, cm->perm, flag);
+    if (d->packed) cmrs_rank_entries_kernel<true><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
+    else cmrs_rank_entries_kernel<false><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
+  } else if (d->packed) cmrs_rank_strips_kernel<true><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
+  else cmrs_rank_strips_kernel<false><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
   PetscCallCUDA(cudaGetLastError());
-  PetscCallCUDA(cudaMemcpyAsync(&unsorted, flag, sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
+  PetscCallCUDA(cudaMemcpyAsync(got, flag, sizeof(got), cudaMemcpyDeviceToHost, csr->stream));
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-  *ranked = unsorted ? PETSC_FALSE : PETSC_TRUE;
-  if (unsorted) PetscCall(PetscInfo(NULL, "CMRS: a CSR row is not sorted by column, or has a column twice: the strips are sorted instead\n"));
+  *ranked   = got[0] ? PETSC_FALSE : PETSC_TRUE;
+  cm->nlong = got[1];
+  if (got[0]) PetscCall(PetscInfo(NULL, "CMRS: a CSR row is not sorted by column, or has a column twice: the strips are sorted instead\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Finds the strips too long for one warp and lays out their chunks */
+/* Which strips are too long for one warp, and the entries per chunk of those */
+static void CMRSLongThreshold(Mat_CMRS *cm)
+{
+  const CMRSArrays *d = &cm->d;
+  PetscInt          threshold;
+
+  threshold         = (PetscInt)PetscMin(PETSC_INT_MAX, PetscMax(CMRS_CHUNK_SMALL, PetscMin(PetscMax(CMRS_LONG_MIN, CMRS_LONG_FACTOR * (((PetscInt64)d->nnz + d->nstrips - 1) / d->nstrips)), (PetscInt64)d->nnz / CMRS_LONG_SHARE)));
+  cm->small         = (PetscBool)(threshold < CMRS_LONG_MIN);
+  cm->longthreshold = cm->longstrip ? cm->longstrip : threshold; /* -mat_cmrs_long_strip, -mat_cmrs_chunk */
+  cm->chunk         = cm->chunkset ? cm->chunkset : (cm->small ? CMRS_CHUNK_SMALL_MIN : CMRS_CHUNK);
+  if (cm->small && !cm->chunkset)
+    while (cm->chunk < CMRS_CHUNK_SMALL && cm->stats.maxlen > (PetscInt64)CMRS_CHUNKS_PER_ROW * cm->chunk) cm->chunk *= 2;
+}
+
+/* Lays out the chunks of the cm->nlong strips (counted by cmrs_strip_ptr_kernel()) too long for one warp */
 static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
 {
   CMRSArrays                    *d       = &cm->d;
@@ -281,17 +310,9 @@ static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
   thrust::counting_iterator<int> first(0);
   CMRSIsLong                     islong;
   int                            nchunks;
-  PetscInt                       threshold;
 
   PetscFunctionBegin;
-  threshold         = (PetscInt)PetscMin(PETSC_INT_MAX, PetscMax(CMRS_CHUNK_SMALL, PetscMin(PetscMax(CMRS_LONG_MIN, CMRS_LONG_FACTOR * (((PetscInt64)d->nnz + d->nstrips - 1) / d->nstrips)), (PetscInt64)d->nnz / CMRS_LONG_SHARE)));
-  cm->small         = (PetscBool)(threshold < CMRS_LONG_MIN);
-  cm->longthreshold = cm->longstrip ? cm->longstrip : threshold; /* -mat_cmrs_long_strip, -mat_cmrs_chunk */
-  cm->chunk         = cm->chunkset ? cm->chunkset : (cm->small ? CMRS_CHUNK_SMALL_MIN : CMRS_CHUNK);
-  if (cm->small && !cm->chunkset)
-    while (cm->chunk < CMRS_CHUNK_SMALL && cm->stats.maxlen > (PetscInt64)CMRS_CHUNKS_PER_ROW * cm->chunk) cm->chunk *= 2;
   islong = CMRSIsLong{d->strip_ptr, (int)cm->longthreshold};
-  MatGPUFormatCallThrust(cm->nlong = thrust::count_if(policy, first, first + nstrips, islong));
   if (!cm->nlong) PetscFunctionReturn(PETSC_SUCCESS);
   {
     const MatGPUFormatArray arrays[] = {
@@ -321,7 +342,8 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   Mat_CMRS   *cm = (Mat_CMRS *)fmt;
   CMRSArrays *d  = &cm->d;
   size_t      persistent, temporary;
-  PetscBool   ranked = PETSC_FALSE;
+  PetscBool   ranked = PETSC_FALSE, values = PETSC_FALSE;
+  int        *flag;
 
   PetscFunctionBegin;
   PetscCall(CMRSReset(fmt));
@@ -333,13 +355,13 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   d->nstrips = (d->m + d->height - 1) / d->height;
   d->packed  = CMRSPackable(d->n, cm->pack);
   d->sorted  = cm->sort;
-  persistent = (size_t)(d->nstrips + 2) * sizeof(int) + (size_t)d->nnz * (sizeof(unsigned) + sizeof(PetscScalar) + (d->packed ? 0 : 1) + (d->sorted ? sizeof(int) : 0));
+  persistent = (size_t)(d->nstrips + 3) * sizeof(int) + (size_t)d->nnz * (sizeof(unsigned) + sizeof(PetscScalar) + (d->packed ? 0 : 1) + (d->sorted ? sizeof(int) : 0));
   temporary  = d->sorted ? (size_t)d->nnz * (sizeof(int) + 2 * sizeof(unsigned long long)) : 0;
   PetscCall(MatGPUFormatCheckDeviceMemory_Private("CMRS", persistent + temporary));
-  /* one int more than the strips need: the flag of CMRSRankStrips(), so that the ranking allocates nothing */
+  /* two ints more than the strips need: the ranking's flag and the count of long strips, so that neither allocates */
   {
     const MatGPUFormatArray arrays[] = {
-        {(void **)&d->strip_ptr, (size_t)(d->nstrips + 2) * sizeof(int)              },
+        {(void **)&d->strip_ptr, (size_t)(d->nstrips + 3) * sizeof(int)              },
         {(void **)&d->colind,    (size_t)d->nnz * sizeof(unsigned)                   },
         {(void **)&d->val,       (size_t)d->nnz * sizeof(PetscScalar)                },
         {(void **)&d->rowin,     d->packed ? 0 : (size_t)d->nnz                      },
@@ -349,12 +371,22 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
     PetscCall(MatGPUFormatDeviceMallocArrays_Private("CMRS", &cm->mem[0], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
   }
   cm->bytes = (PetscLogDouble)persistent;
+  flag      = d->strip_ptr + d->nstrips + 1;
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
 
-  cmrs_strip_ptr_kernel<<<MatGPUFormatGrid(d->nstrips + 1, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, d->strip_ptr);
+  CMRSLongThreshold(cm);
+  PetscCallCUDA(cudaMemsetAsync(flag, 0, 2 * sizeof(int), csr->stream));
+  cmrs_strip_ptr_kernel<<<MatGPUFormatGrid(d->nstrips + 1, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, (int)cm->longthreshold, csr->rowptr, d->strip_ptr, flag + 1);
   PetscCallCUDA(cudaGetLastError());
-  if (d->sorted) PetscCall(CMRSRankStrips(cm, csr, &ranked));
-  PetscCall(MatGPUFormatBuildPhase_Private(csr, "strips and columns ranked"));
+  if (d->sorted) PetscCall(CMRSRankStrips(cm, csr, flag, &ranked, &values));
+  else {
+    int nlong;
+
+    PetscCallCUDA(cudaMemcpyAsync(&nlong, flag + 1, sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
+    PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+    cm->nlong = nlong;
+  }
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, values ? "strips, columns and values ranked" : "strips and columns ranked"));
   if (!ranked) {
     cmrs_fill_kernel<<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->nnz, (int)d->height, d->packed, csr->rowptr, csr->colind, d->colind, d->rowin);
     PetscCallCUDA(cudaGetLastError());
@@ -365,8 +397,10 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   /* strips of one row ranked in place keep each row's entries in the CSR's order */
   cm->ranked   = (PetscBool)(d->sorted && ranked);
   cm->identity = (PetscBool)(cm->ranked && d->height == 1);
-  PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->identity ? NULL : cm->perm, csr->val, d->val, csr->stream));
-  PetscCall(MatGPUFormatBuildPhase_Private(csr, "values"));
+  if (!ranked || !values) {
+    PetscCall(MatGPUFormatGatherValues_Private(d->nnz, cm->identity ? NULL : cm->perm, csr->val, d->val, csr->stream)); /* a copy without sorting (perm NULL) */
+    PetscCall(MatGPUFormatBuildPhase_Private(csr, "values"));
+  }
   PetscCall(CMRSSplitLongStrips(cm, csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "long strips"));
   /* short strips of irregular rows (x gathers that miss the caches) want more loads in flight per warp */

@@ -43,6 +43,12 @@
    entries (a warp's 64 passes) and CMRS_RANK_SKEW times the mean row; then one thread per entry */
 #define CMRS_RANK_WARP_MAX 2048
 #define CMRS_RANK_SKEW     8.0
+/* The ranking stores each entry's value as it places it (no gather through perm after it) where the mean row has at
+   most this many entries. Measured on an H200 (build phases, -info): ranking + gather 1.18 -> 1.06 ms on the 2D 5-point
+   Laplacian (rows of 5, strips of 16), 1.54 -> 1.34 on the 3D 7-point one; but 1.04 -> 1.04 on the 27-point Laplacian
+   (rows of 27, strips of 8) and 2.35 -> 2.73 on the banded matrix (rows of 50, strips of 4), whose scattered 8-byte
+   stores held the ranking up more than the separate gather took */
+#define CMRS_RANK_VALUES_MEAN 16
 /*
    A warp may take 2 or 4 consecutive strips and issue all their loads at once (when each has at most
    32 CMRS_UNROLL entries; a longer one in the group sends the warp through the strips one by one). By
