@@ -57,7 +57,7 @@ static PetscInt    cmrs_height; /* requested, 0: automatic */
 static PetscErrorCode CMRSVariant(PetscInt v, char *desc, size_t len)
 {
   const char     *h = cmrs_heights[v % 6], *spw = cmrs_spw[(v / 24) % 4];
-  const PetscBool split = (PetscBool)((v / 96) % 2 == 1);
+  const PetscBool split = (PetscBool)((v / 96) % 2 == 1), wsort = (PetscBool)((v / 5) % 2 == 0);
 
   PetscFunctionBeginUser;
   cmrs_height = atoi(h);
@@ -69,7 +69,8 @@ static PetscErrorCode CMRSVariant(PetscInt v, char *desc, size_t len)
   PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_strips_per_warp", spw));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_long_strip", split ? "64" : "0"));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_chunk", split ? "32" : "0"));
-  PetscCall(PetscSNPrintf(desc, len, "height %s, %s, %s, strips per warp %s, %s", h, cmrs_pack ? "packed" : "separate row array", cmrs_sort ? "sorted" : "CSR order", spw, split ? "strips past 64 entries split into chunks of 32" : "long strips chosen"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_cmrs_warp_sort", wsort ? "1" : "0"));
+  PetscCall(PetscSNPrintf(desc, len, "height %s, %s, %s (%s), strips per warp %s, %s", h, cmrs_pack ? "packed" : "separate row array", cmrs_sort ? "sorted" : "CSR order", wsort ? "short strips by warp sorts" : "by searches", spw, split ? "strips past 64 entries split into chunks of 32" : "long strips chosen"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -84,6 +85,7 @@ static PetscErrorCode CMRSResetVariant(void)
   PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_strips_per_warp"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_long_strip"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_chunk"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_cmrs_warp_sort"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -332,7 +334,7 @@ static PetscErrorCode CheckAgainstReference(Mat A, const char *what)
   PetscScalar       *ref;
   PetscInt           m, nrows;
   PetscBool          done;
-  char               msg[256];
+  char               msg[640];
 
   PetscFunctionBeginUser;
   PetscCall(MatGetLocalSize(A, &m, NULL));
@@ -409,7 +411,7 @@ static PetscErrorCode CheckMatrix(PetscInt m, PetscInt n, const PetscInt *len, c
 {
   CSR  csr;
   Mat  H, A, B;
-  char msg[256], desc[128];
+  char msg[512], desc[256];
 
   PetscFunctionBeginUser;
   nmatrices++;
@@ -530,7 +532,7 @@ static PetscErrorCode CheckLarge(void)
   PetscInt      *len;
   CSR            csr;
   Mat            H, A;
-  char           desc[128];
+  char           desc[256];
 
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "checking %" PetscInt_FMT " x %" PetscInt_FMT " with one entry per row\n", m, m));
@@ -582,7 +584,7 @@ static PetscErrorCode CheckUnsortedRows(void)
   PetscCall(MatConvert(H, fmt->type, MAT_INITIAL_MATRIX, &A));
   PetscCall(CheckType(A, fmt->type, "rows out of column order"));
   for (PetscInt v = 0; v < fmt->nvariants; v++) { /* every variant: CMRS's heights, packed and separate row arrays */
-    char desc[128], msg[256];
+    char desc[256], msg[512];
 
     PetscCall(fmt->setvariant(v, desc, sizeof(desc)));
     PetscCall(MatSetFromOptions(A));

@@ -5,6 +5,7 @@
 */
 #include "cmrsimpl.cuh"
 #include <cub/device/device_segmented_sort.cuh>
+#include <cub/warp/warp_merge_sort.cuh>
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -161,6 +162,69 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_strips_kernel(int
   }
 }
 
+struct CMRSKeyLess {
+  __device__ bool operator()(unsigned long long a, unsigned long long b) const { return a < b; }
+};
+
+/*
+   One warp per strip of at most 32 ITEMS entries, packed column indices: the strip's entries as keys (column << 4 | row
+   in strip) << 32 | CSR position, sorted by cub's warp merge sort; the warp then holds ranks lane ITEMS .. lane ITEMS +
+   ITEMS - 1. The same order as cmrs_rank_strips_kernel() finds by a binary search per entry and other row of the strip
+   (whose searches cost more than the sort where the strips are short), and the same check of the rows' order.
+*/
+template <int ITEMS>
+__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_sort_strips_kernel(int nstrips, int m, int height, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, unsigned *__restrict__ out, PetscScalar *__restrict__ val, int *__restrict__ perm, int *__restrict__ unsorted)
+{
+  using WarpSort = cub::WarpMergeSort<unsigned long long, ITEMS, 32>;
+  __shared__ typename WarpSort::TempStorage tmp[CMRS_WARPS];
+  __shared__ int                            start[CMRS_WARPS][CMRS_MAX_HEIGHT + 1];
+  const int                                 w = threadIdx.x / 32, lane = threadIdx.x % 32;
+
+  for (long long s = blockIdx.x * (long long)CMRS_WARPS + w; s < nstrips; s += (long long)gridDim.x * CMRS_WARPS) {
+    const int          r0 = (int)(s * height), nr = min(height, m - r0);
+    unsigned long long key[ITEMS];
+
+    if (lane <= nr) start[w][lane] = rowptr[r0 + lane];
+    __syncwarp();
+    const int b = start[w][0], e = start[w][nr];
+
+#pragma unroll
+    for (int u = 0; u < ITEMS; u++) {
+      const int k = b + lane + 32 * u;
+
+      key[u] = ~0ull; /* past the strip: sorted last */
+      if (k < e) {
+        int lo = 0, hi = nr - 1;
+
+        while (lo < hi) { /* the row of k */
+          const int mid = (lo + hi + 1) / 2;
+
+          if (start[w][mid] <= k) lo = mid;
+          else hi = mid - 1;
+        }
+        const int c = colind[k];
+
+        if (k > start[w][lo] && colind[k - 1] >= c) *unsorted = 1;
+        key[u] = ((unsigned long long)(((unsigned)c << CMRS_BITS) | (unsigned)lo) << 32) | (unsigned)k;
+      }
+    }
+    WarpSort(tmp[w]).Sort(key, CMRSKeyLess());
+#pragma unroll
+    for (int u = 0; u < ITEMS; u++) {
+      const int p = b + lane * ITEMS + u;
+
+      if (p < e) {
+        const int k = (int)(key[u] & 0xffffffffu);
+
+        out[p]  = (unsigned)(key[u] >> 32);
+        perm[p] = k;
+        if (val) val[p] = csrval[k];
+      }
+    }
+    __syncwarp(); /* tmp and start are the next strip's */
+  }
+}
+
 /* One thread per entry, its row by binary search over all rows: a strip with a row far longer than the others would
    hold one warp of cmrs_rank_strips_kernel long after the rest of the grid has finished */
 template <bool PACKED>
@@ -272,8 +336,17 @@ static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, i
   PetscFunctionBegin;
   *values = (PetscBool)(csr->stats.mean <= CMRS_RANK_VALUES_MEAN);
   if (*values) val = d->val;
-  /* a warp per strip, unless some strip can be far longer than the mean one (a strip holds at most height * maxlen) */
-  if ((PetscLogDouble)csr->stats.maxlen > PetscMax((PetscLogDouble)CMRS_RANK_WARP_MAX / d->height, CMRS_RANK_SKEW * csr->stats.mean)) {
+  /* a warp per strip, sorting it where every strip is short (at most height * maxlen entries) and the indices packed;
+     else searching, unless some strip can be far longer than the mean one */
+  if (d->packed && cm->warpsort && (PetscInt64)d->height * csr->stats.maxlen <= 32 * CMRS_WARP_SORT_ITEMS) {
+    const PetscInt64 most = (PetscInt64)d->height * csr->stats.maxlen;
+    const unsigned   grid = MatGPUFormatGrid(d->nstrips, CMRS_WARPS);
+
+    if (most <= 64) cmrs_sort_strips_kernel<2><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
+    else if (most <= 128) cmrs_sort_strips_kernel<4><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
+    else if (most <= 256) cmrs_sort_strips_kernel<8><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
+    else cmrs_sort_strips_kernel<16><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
+  } else if ((PetscLogDouble)csr->stats.maxlen > PetscMax((PetscLogDouble)CMRS_RANK_WARP_MAX / d->height, CMRS_RANK_SKEW * csr->stats.mean)) {
     if (d->packed) cmrs_rank_entries_kernel<true><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
     else cmrs_rank_entries_kernel<false><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
   } else if (d->packed) cmrs_rank_strips_kernel<true><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
@@ -425,10 +498,11 @@ static PetscErrorCode CMRSCreate(void **fmt)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&cm));
-  cm->pack  = PETSC_TRUE;
-  cm->sort  = PETSC_TRUE;
-  cm->group = 1;
-  *fmt      = cm;
+  cm->pack     = PETSC_TRUE;
+  cm->sort     = PETSC_TRUE;
+  cm->warpsort = PETSC_TRUE;
+  cm->group    = 1;
+  *fmt         = cm;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -440,6 +514,7 @@ static PetscErrorCode CMRSCopyParams(const void *src, void *dst)
   PetscFunctionBegin;
   b->height    = a->height;
   b->sort      = a->sort;
+  b->warpsort  = a->warpsort;
   b->pack      = a->pack;
   b->spw       = a->spw;
   b->longstrip = a->longstrip;
@@ -452,7 +527,7 @@ static PetscErrorCode CMRSSameParams(const void *pa, const void *pb, PetscBool *
   const Mat_CMRS *a = (const Mat_CMRS *)pa, *b = (const Mat_CMRS *)pb;
 
   PetscFunctionBegin;
-  *same = (PetscBool)(a->height == b->height && a->sort == b->sort && a->pack == b->pack && a->spw == b->spw && a->longstrip == b->longstrip && a->chunkset == b->chunkset);
+  *same = (PetscBool)(a->height == b->height && a->sort == b->sort && a->warpsort == b->warpsort && a->pack == b->pack && a->spw == b->spw && a->longstrip == b->longstrip && a->chunkset == b->chunkset);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -471,6 +546,7 @@ static PetscErrorCode CMRSSetFromOptions(void *fmt, MatGPUFormatOptionItems Pets
   PetscCall(PetscOptionsInt("-mat_cmrs_strips_per_warp", "Strips a warp loads at once: 1, 2 or 4; 0 chooses from the mean strip", "MATSEQCMRS", spw, &spw, NULL));
   PetscCheck(spw == 0 || spw == 1 || spw == 2 || spw == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_cmrs_strips_per_warp %" PetscInt_FMT " is not one of 0, 1, 2, 4", spw);
   cm->spw = spw;
+  PetscCall(PetscOptionsBool("-mat_cmrs_warp_sort", "Build: a warp sorts each strip of at most 512 entries (packed indices) instead of ranking its entries by binary searches", "MATSEQCMRS", cm->warpsort, &cm->warpsort, NULL));
   PetscCall(PetscOptionsBool("-mat_cmrs_pack_columns", "Pack the row in strip into the column index when the columns fit in 28 bits", "MATSEQCMRS", cm->pack, &cm->pack, NULL));
   PetscCall(PetscOptionsInt("-mat_cmrs_long_strip", "Strips with more entries are split into chunks, a warp each; 0 chooses from the entries", "MATSEQCMRS", longstrip, &longstrip, NULL));
   PetscCheck(longstrip >= 0 && longstrip <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_cmrs_long_strip %" PetscInt_FMT " is not in [0, %d]", longstrip, PETSC_INT32_MAX);

@@ -43,6 +43,8 @@
    entries (a warp's 64 passes) and CMRS_RANK_SKEW times the mean row; then one thread per entry */
 #define CMRS_RANK_WARP_MAX 2048
 #define CMRS_RANK_SKEW     8.0
+/* Strips of at most 32 CMRS_WARP_SORT_ITEMS entries (height times the longest row) are sorted by a warp instead */
+#define CMRS_WARP_SORT_ITEMS 16
 /* The ranking stores each entry's value as it places it (no gather through perm after it) where the mean row has at
    most this many entries. Measured on an H200 (build phases, -info): ranking + gather 1.18 -> 1.06 ms on the 2D 5-point
    Laplacian (rows of 5, strips of 16), 1.54 -> 1.34 on the 3D 7-point one; but 1.04 -> 1.04 on the 27-point Laplacian
@@ -63,6 +65,7 @@ typedef struct {
   /* parameters */
   PetscInt  height;    /* 0: chosen from the row lengths at build time */
   PetscBool sort;      /* sort the entries of each strip by column */
+  PetscBool warpsort;  /* build: a warp sorts each short strip (cmrs_sort_strips_kernel()) instead of ranking by searches */
   PetscBool pack;      /* pack the row in strip into the column index when the columns fit */
   PetscInt  spw;       /* strips per warp, 1, 2 or 4; 0: chosen from the mean strip at build time */
   PetscInt  longstrip; /* strips with more entries are split into chunks; 0: chosen at build time */
