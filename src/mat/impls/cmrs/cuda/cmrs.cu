@@ -343,9 +343,7 @@ static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, i
     const unsigned   grid = MatGPUFormatGrid(d->nstrips, CMRS_WARPS);
 
     if (most <= 64) cmrs_sort_strips_kernel<2><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
-    else if (most <= 128) cmrs_sort_strips_kernel<4><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
-    else if (most <= 256) cmrs_sort_strips_kernel<8><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
-    else cmrs_sort_strips_kernel<16><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
+    else cmrs_sort_strips_kernel<4><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
   } else if ((PetscLogDouble)csr->stats.maxlen > PetscMax((PetscLogDouble)CMRS_RANK_WARP_MAX / d->height, CMRS_RANK_SKEW * csr->stats.mean)) {
     if (d->packed) cmrs_rank_entries_kernel<true><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
     else cmrs_rank_entries_kernel<false><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
@@ -546,7 +544,7 @@ static PetscErrorCode CMRSSetFromOptions(void *fmt, MatGPUFormatOptionItems Pets
   PetscCall(PetscOptionsInt("-mat_cmrs_strips_per_warp", "Strips a warp loads at once: 1, 2 or 4; 0 chooses from the mean strip", "MATSEQCMRS", spw, &spw, NULL));
   PetscCheck(spw == 0 || spw == 1 || spw == 2 || spw == 4, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_cmrs_strips_per_warp %" PetscInt_FMT " is not one of 0, 1, 2, 4", spw);
   cm->spw = spw;
-  PetscCall(PetscOptionsBool("-mat_cmrs_warp_sort", "Build: a warp sorts each strip of at most 512 entries (packed indices) instead of ranking its entries by binary searches", "MATSEQCMRS", cm->warpsort, &cm->warpsort, NULL));
+  PetscCall(PetscOptionsBool("-mat_cmrs_warp_sort", "Build: a warp sorts each strip of at most 128 entries (packed indices) instead of ranking its entries by binary searches", "MATSEQCMRS", cm->warpsort, &cm->warpsort, NULL));
   PetscCall(PetscOptionsBool("-mat_cmrs_pack_columns", "Pack the row in strip into the column index when the columns fit in 28 bits", "MATSEQCMRS", cm->pack, &cm->pack, NULL));
   PetscCall(PetscOptionsInt("-mat_cmrs_long_strip", "Strips with more entries are split into chunks, a warp each; 0 chooses from the entries", "MATSEQCMRS", longstrip, &longstrip, NULL));
   PetscCheck(longstrip >= 0 && longstrip <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_cmrs_long_strip %" PetscInt_FMT " is not in [0, %d]", longstrip, PETSC_INT32_MAX);

@@ -43,8 +43,11 @@
    entries (a warp's 64 passes) and CMRS_RANK_SKEW times the mean row; then one thread per entry */
 #define CMRS_RANK_WARP_MAX 2048
 #define CMRS_RANK_SKEW     8.0
-/* Strips of at most 32 CMRS_WARP_SORT_ITEMS entries (height times the longest row) are sorted by a warp instead */
-#define CMRS_WARP_SORT_ITEMS 16
+/* Where every strip has at most 32 CMRS_WARP_SORT_ITEMS entries (height times the longest row), a warp sorts each instead
+   (-mat_cmrs_warp_sort). H200, device builds (bench_spmv -types cmrs/mat_cmrs_warp_sort=0,cmrs, median of 5), searches
+   against sorts: 2D 5-point Laplacian (strips of 16 rows of 5) 1.39 -> 1.01 ms, 3D 7-point (16 of 7) 1.83 -> 1.06; with 8
+   keys a lane, the 27-point Laplacian (8 rows of 27) 1.50 -> 1.48 and the banded matrix (4 rows of 50) 2.95 -> 4.40 */
+#define CMRS_WARP_SORT_ITEMS 4
 /* The ranking stores each entry's value as it places it (no gather through perm after it) where the mean row has at
    most this many entries. Measured on an H200 (build phases, -info): ranking + gather 1.18 -> 1.06 ms on the 2D 5-point
    Laplacian (rows of 5, strips of 16), 1.54 -> 1.34 on the 3D 7-point one; but 1.04 -> 1.04 on the 27-point Laplacian
