@@ -777,6 +777,7 @@ MatGPUFormatOps MatSELLCSOps = {"sellcs", "SELLCS", MATSEQSELLCS, MATMPISELLCS, 
 .  -mat_sellcs_c <C> - rows per chunk, 4, 8, 16 or 32 (default 32, a warp)
 .  -mat_sellcs_sigma <sigma> - sorting scope, 1 or a power-of-two multiple of C; 0 (default) chooses from the chunk occupancy
 .  -mat_sellcs_threads_per_row <T> - 1, 2, 4, 8, 16 or 32; 0 (default) chooses from the mean row length, and in a matrix of regular rows (standard deviation at most the mean) doubles it while the rows times the threads per row are fewer than 2^17 before the doubling and each thread keeps 6 entries of the mean row or more
+.  -mat_sellcs_refresh_threads_per_row <T> - threads per row of the first product after a change of values, which also takes the new values: 1, 2, 4, 8, 16 or 32; 0 (default) doubles them from 1 while each keeps 12 entries of the mean row, for rows of regular lengths that are not long, never fewer than the product's
 .  -mat_sellcs_long_row <len> - rows longer than this leave the chunks for the long part, split across warps; 0 (default) 128 T, or in a matrix of fewer than 2^21 entries whose row lengths have a standard deviation above their mean, max(32 T, 2 x the mean row) if less
 -  -mat_sellcs_read_padding <bool> - read the padded slots (column 0, value 0) up to the chunk's width instead of stopping at each row's length (default false)
 
