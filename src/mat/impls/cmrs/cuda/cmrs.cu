@@ -135,6 +135,20 @@ __device__ __forceinline__ static void cmrs_place(int k, int i, int nr, const in
   if (val) val[pos] = csrval[k]; /* the values too (short rows): no gather through perm after the ranking */
 }
 
+/* The row of entry k in a strip of nr rows whose offsets are start[0..nr]: the last row that starts at or before k */
+__device__ __forceinline__ static int cmrs_row_in_strip(const int *start, int nr, int k)
+{
+  int lo = 0, hi = nr - 1;
+
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+
+    if (start[mid] <= k) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /* One warp per strip, its row offsets in shared memory: for strips of similar lengths */
 template <bool PACKED>
 __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_strips_kernel(int nstrips, int m, int height, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, unsigned *__restrict__ out, unsigned char *__restrict__ rowin, PetscScalar *__restrict__ val, int *__restrict__ perm, int *__restrict__ unsorted)
@@ -148,15 +162,7 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_strips_kernel(int
     if (lane <= nr) start[w][lane] = rowptr[r0 + lane];
     __syncwarp();
     for (int k = start[w][0] + lane; k < start[w][nr]; k += 32) {
-      int lo = 0, hi = nr - 1;
-
-      while (lo < hi) { /* the row of k: the last row of the strip that starts at or before k */
-        const int mid = (lo + hi + 1) / 2;
-
-        if (start[w][mid] <= k) lo = mid;
-        else hi = mid - 1;
-      }
-      cmrs_place<PACKED>(k, lo, nr, start[w], colind, csrval, out, rowin, val, perm, unsorted);
+      cmrs_place<PACKED>(k, cmrs_row_in_strip(start[w], nr, k), nr, start[w], colind, csrval, out, rowin, val, perm, unsorted);
     }
     __syncwarp();
   }
@@ -194,15 +200,7 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_sort_strips_kernel(int
 
       key[u] = ~0ull; /* past the strip: sorted last */
       if (k < e) {
-        int lo = 0, hi = nr - 1;
-
-        while (lo < hi) { /* the row of k */
-          const int mid = (lo + hi + 1) / 2;
-
-          if (start[w][mid] <= k) lo = mid;
-          else hi = mid - 1;
-        }
-        const int c = colind[k];
+        const int lo = cmrs_row_in_strip(start[w], nr, k), c = colind[k];
 
         if (k > start[w][lo] && colind[k - 1] >= c) *unsorted = 1;
         key[u] = ((unsigned long long)(((unsigned)c << CMRS_BITS) | (unsigned)lo) << 32) | (unsigned)k;
