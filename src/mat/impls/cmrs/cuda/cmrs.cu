@@ -70,20 +70,34 @@ static PetscErrorCode CMRSMultRefresh(void *fmt, const MatGPUFormatCSR *csr, con
 
 /* ------------------------------------------------------------------ device build */
 
-/* The strips' offsets, and in *nlong (zero before) the count of strips with more than longthreshold entries, so that the
-   build learns it with the ranking's flag, in one copy to the host */
-__global__ static void cmrs_strip_ptr_kernel(int nstrips, int m, int height, int longthreshold, const int *__restrict__ rowptr, int *__restrict__ strip_ptr, int *__restrict__ nlong)
+/* The strips' offsets, and in counts[0] and counts[1] (zero before) the count of strips with more than longthreshold
+   entries and of their chunks of `chunk` entries, so that the build learns both with the ranking's flag, in one copy to
+   the host */
+__global__ static void cmrs_strip_ptr_kernel(int nstrips, int m, int height, int longthreshold, int chunk, const int *__restrict__ rowptr, int *__restrict__ strip_ptr, int *__restrict__ counts)
 {
-  int count = 0;
+  int nlong = 0, nchunks = 0;
 
   for (long long s = blockIdx.x * (long long)blockDim.x + threadIdx.x; s <= nstrips; s += (long long)gridDim.x * blockDim.x) {
     const int b = rowptr[min(s * height, (long long)m)];
 
     strip_ptr[s] = b;
-    if (s < nstrips && rowptr[min((s + 1) * height, (long long)m)] - b > longthreshold) count++;
+    if (s < nstrips) {
+      const int len = rowptr[min((s + 1) * height, (long long)m)] - b;
+
+      if (len > longthreshold) {
+        nlong++;
+        nchunks += (len + chunk - 1) / chunk;
+      }
+    }
   }
-  for (int off = 16; off > 0; off >>= 1) count += __shfl_xor_sync(0xffffffffu, count, off); /* every thread gets here */
-  if (!(threadIdx.x & 31) && count) atomicAdd(nlong, count);
+  for (int off = 16; off > 0; off >>= 1) { /* every thread gets here */
+    nlong += __shfl_xor_sync(0xffffffffu, nlong, off);
+    nchunks += __shfl_xor_sync(0xffffffffu, nchunks, off);
+  }
+  if (!(threadIdx.x & 31) && nlong) {
+    atomicAdd(counts, nlong);
+    atomicAdd(counts + 1, nchunks);
+  }
 }
 
 /* Entry k gets its row-in-strip: the row is found by binary search, so long rows cost no more than short ones */
@@ -176,9 +190,10 @@ struct CMRSKeyLess {
    One warp per strip of at most 32 ITEMS entries, packed column indices: the strip's entries as keys (column << 4 | row
    in strip) << 32 | CSR position, sorted by cub's warp merge sort; the warp then holds ranks lane ITEMS .. lane ITEMS +
    ITEMS - 1. The same order as cmrs_rank_strips_kernel() finds by a binary search per entry and other row of the strip
-   (whose searches cost more than the sort where the strips are short), and the same check of the rows' order.
+   (whose searches cost more than the sort where the strips are short), and the same check of the rows' order. SKIP:
+   longer strips are left to cmrs_rank_long_strips_kernel().
 */
-template <int ITEMS>
+template <int ITEMS, bool SKIP>
 __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_sort_strips_kernel(int nstrips, int m, int height, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, unsigned *__restrict__ out, PetscScalar *__restrict__ val, int *__restrict__ perm, int *__restrict__ unsorted)
 {
   using WarpSort = cub::WarpMergeSort<unsigned long long, ITEMS, 32>;
@@ -187,39 +202,73 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_sort_strips_kernel(int
   const int                                 w = threadIdx.x / 32, lane = threadIdx.x % 32;
 
   for (long long s = blockIdx.x * (long long)CMRS_WARPS + w; s < nstrips; s += (long long)gridDim.x * CMRS_WARPS) {
-    const int          r0 = (int)(s * height), nr = min(height, m - r0);
-    unsigned long long key[ITEMS];
+    const int r0 = (int)(s * height), nr = min(height, m - r0);
 
     if (lane <= nr) start[w][lane] = rowptr[r0 + lane];
     __syncwarp();
     const int b = start[w][0], e = start[w][nr];
 
+    if (!SKIP || e - b <= 32 * ITEMS) { /* the same for the whole warp */
+      unsigned long long key[ITEMS];
+
 #pragma unroll
-    for (int u = 0; u < ITEMS; u++) {
-      const int k = b + lane + 32 * u;
+      for (int u = 0; u < ITEMS; u++) {
+        const int k = b + lane + 32 * u;
 
-      key[u] = ~0ull; /* past the strip: sorted last */
-      if (k < e) {
-        const int lo = cmrs_row_in_strip(start[w], nr, k), c = colind[k];
+        key[u] = ~0ull; /* past the strip: sorted last */
+        if (k < e) {
+          const int lo = cmrs_row_in_strip(start[w], nr, k), c = colind[k];
 
-        if (k > start[w][lo] && colind[k - 1] >= c) *unsorted = 1;
-        key[u] = ((unsigned long long)(((unsigned)c << CMRS_BITS) | (unsigned)lo) << 32) | (unsigned)k;
+          if (k > start[w][lo] && colind[k - 1] >= c) *unsorted = 1;
+          key[u] = ((unsigned long long)(((unsigned)c << CMRS_BITS) | (unsigned)lo) << 32) | (unsigned)k;
+        }
       }
-    }
-    WarpSort(tmp[w]).Sort(key, CMRSKeyLess());
+      WarpSort(tmp[w]).Sort(key, CMRSKeyLess());
 #pragma unroll
-    for (int u = 0; u < ITEMS; u++) {
-      const int p = b + lane * ITEMS + u;
+      for (int u = 0; u < ITEMS; u++) {
+        const int p = b + lane * ITEMS + u;
 
-      if (p < e) {
-        const int k = (int)(key[u] & 0xffffffffu);
+        if (p < e) {
+          const int k = (int)(key[u] & 0xffffffffu);
 
-        out[p]  = (unsigned)(key[u] >> 32);
-        perm[p] = k;
-        if (val) val[p] = csrval[k];
+          out[p]  = (unsigned)(key[u] >> 32);
+          perm[p] = k;
+          if (val) val[p] = csrval[k];
+        }
       }
     }
     __syncwarp(); /* tmp and start are the next strip's */
+  }
+}
+
+/*
+   The strips of more than `longer` entries, which cmrs_sort_strips_kernel<ITEMS, true> leaves, packed column indices:
+   each CUDA block looks at 32 strips at a time and ranks each long one among them with all its threads, by
+   cmrs_place()'s searches. Where a few rows are far longer than the others (circuit-like matrices, R-MAT), the short
+   strips are then sorted a warp each, and no warp holds a long strip after the rest of the grid has finished.
+*/
+__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_long_strips_kernel(int nstrips, int m, int height, int longer, const int *__restrict__ strip_ptr, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, unsigned *__restrict__ out, PetscScalar *__restrict__ val, int *__restrict__ perm, int *__restrict__ unsorted)
+{
+  __shared__ unsigned mask;
+  __shared__ int      start[CMRS_MAX_HEIGHT + 1];
+
+  for (long long s0 = (long long)blockIdx.x * 32; s0 < nstrips; s0 += (long long)gridDim.x * 32) {
+    if (threadIdx.x < 32) {
+      const long long s   = s0 + threadIdx.x;
+      const unsigned  lng = __ballot_sync(0xffffffffu, s < nstrips && strip_ptr[s + 1] - strip_ptr[s] > longer);
+
+      if (threadIdx.x == 0) mask = lng;
+    }
+    __syncthreads();
+    for (unsigned left = mask; left; left &= left - 1) {
+      const int r0 = (int)((s0 + __ffs((int)left) - 1) * height), nr = min(height, m - r0);
+
+      if ((int)threadIdx.x <= nr) start[threadIdx.x] = rowptr[r0 + threadIdx.x];
+      __syncthreads();
+      for (int k = start[0] + (int)threadIdx.x; k < start[nr]; k += CMRS_BLOCK) cmrs_place<true>(k, cmrs_row_in_strip(start, nr, k), nr, start, colind, csrval, out, NULL, val, perm, unsorted);
+      __syncthreads(); /* start is the next strip's */
+    }
+    __syncthreads(); /* mask is the next 32 strips' */
   }
 }
 
@@ -324,34 +373,40 @@ static PetscErrorCode CMRSSortStrips(Mat_CMRS *cm, cudaStream_t stream)
 
 /* The strips and their column indices already sorted, from CSR rows sorted by column (cmrs_place()), and their values
    where *values is true: *ranked is false when a row was not, and the build then fills and sorts instead. flag: the
-   ranking's flag, then the count of long strips from cmrs_strip_ptr_kernel(), both read in one copy */
+   ranking's flag, then the counts of long strips and of their chunks from cmrs_strip_ptr_kernel(), all read in one copy */
 static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, int *flag, PetscBool *ranked, PetscBool *values)
 {
   CMRSArrays  *d      = &cm->d;
-  int          got[2] = {0, 0};
+  int          got[3] = {0, 0, 0};
   PetscScalar *val    = NULL;
 
   PetscFunctionBegin;
   *values = (PetscBool)(csr->stats.mean <= CMRS_RANK_VALUES_MEAN);
   if (*values) val = d->val;
   /* a warp per strip, sorting it where every strip is short (at most height * maxlen entries) and the indices packed;
-     else searching, unless some strip can be far longer than the mean one */
-  if (d->packed && cm->warpsort && (PetscInt64)d->height * csr->stats.maxlen <= 32 * CMRS_WARP_SORT_ITEMS) {
-    const PetscInt64 most = (PetscInt64)d->height * csr->stats.maxlen;
-    const unsigned   grid = MatGPUFormatGrid(d->nstrips, CMRS_WARPS);
+     else searching, unless some strip can be far longer than the mean one: then the short strips by warp sorts and the
+     long ones a CUDA block each (packed), or one thread per entry */
+  const PetscBool skewed = (PetscBool)((PetscLogDouble)csr->stats.maxlen > PetscMax((PetscLogDouble)CMRS_RANK_WARP_MAX / d->height, CMRS_RANK_SKEW * csr->stats.mean));
+  const unsigned  grid   = MatGPUFormatGrid(d->nstrips, CMRS_WARPS);
 
-    if (most <= 64) cmrs_sort_strips_kernel<2><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
-    else cmrs_sort_strips_kernel<4><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
-  } else if ((PetscLogDouble)csr->stats.maxlen > PetscMax((PetscLogDouble)CMRS_RANK_WARP_MAX / d->height, CMRS_RANK_SKEW * csr->stats.mean)) {
+  if (d->packed && cm->warpsort && (PetscInt64)d->height * csr->stats.maxlen <= 32 * CMRS_WARP_SORT_ITEMS) {
+    if ((PetscInt64)d->height * csr->stats.maxlen <= 64) cmrs_sort_strips_kernel<2, false><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
+    else cmrs_sort_strips_kernel<4, false><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
+  } else if (skewed && d->packed && cm->warpsort) {
+    cmrs_sort_strips_kernel<CMRS_WARP_SORT_ITEMS, true><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
+    PetscCallCUDA(cudaGetLastError());
+    cmrs_rank_long_strips_kernel<<<MatGPUFormatGrid(d->nstrips, 32), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, 32 * CMRS_WARP_SORT_ITEMS, d->strip_ptr, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
+  } else if (skewed) {
     if (d->packed) cmrs_rank_entries_kernel<true><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
     else cmrs_rank_entries_kernel<false><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
-  } else if (d->packed) cmrs_rank_strips_kernel<true><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
-  else cmrs_rank_strips_kernel<false><<<MatGPUFormatGrid(d->nstrips, CMRS_WARPS), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
+  } else if (d->packed) cmrs_rank_strips_kernel<true><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
+  else cmrs_rank_strips_kernel<false><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(got, flag, sizeof(got), cudaMemcpyDeviceToHost, csr->stream));
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-  *ranked   = got[0] ? PETSC_FALSE : PETSC_TRUE;
-  cm->nlong = got[1];
+  *ranked     = got[0] ? PETSC_FALSE : PETSC_TRUE;
+  cm->nlong   = got[1];
+  cm->nchunks = got[2];
   if (got[0]) PetscCall(PetscInfo(NULL, "CMRS: a CSR row is not sorted by column, or has a column twice: the strips are sorted instead\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -370,7 +425,8 @@ static void CMRSLongThreshold(Mat_CMRS *cm)
     while (cm->chunk < CMRS_CHUNK_SMALL && cm->stats.maxlen > (PetscInt64)CMRS_CHUNKS_PER_ROW * cm->chunk) cm->chunk *= 2;
 }
 
-/* Lays out the chunks of the cm->nlong strips (counted by cmrs_strip_ptr_kernel()) too long for one warp */
+/* Lays out the chunks of the cm->nlong strips too long for one warp, cm->nchunks in all (both counted by
+   cmrs_strip_ptr_kernel()): one allocation and no copy to the host */
 static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
 {
   CMRSArrays                    *d       = &cm->d;
@@ -378,16 +434,16 @@ static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
   const auto                     policy  = MatGPUFormatThrustPolicy(stream);
   thrust::counting_iterator<int> first(0);
   CMRSIsLong                     islong;
-  int                            nchunks;
 
   PetscFunctionBegin;
   islong = CMRSIsLong{d->strip_ptr, (int)cm->longthreshold};
   if (!cm->nlong) PetscFunctionReturn(PETSC_SUCCESS);
   {
     const MatGPUFormatArray arrays[] = {
-        {(void **)&cm->longstrips, (size_t)cm->nlong * sizeof(int)      },
-        {(void **)&cm->chunkptr,   (size_t)(cm->nlong + 1) * sizeof(int)},
-        {(void **)&cm->done,       (size_t)cm->nlong * sizeof(unsigned) }
+        {(void **)&cm->partial,    (size_t)cm->nchunks * d->height * sizeof(PetscScalar)},
+        {(void **)&cm->longstrips, (size_t)cm->nlong * sizeof(int)                      },
+        {(void **)&cm->chunkptr,   (size_t)(cm->nlong + 1) * sizeof(int)                },
+        {(void **)&cm->done,       (size_t)cm->nlong * sizeof(unsigned)                 }
     };
 
     PetscCall(MatGPUFormatDeviceMallocArrays_Private("CMRS", &cm->mem[1], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
@@ -396,13 +452,8 @@ static PetscErrorCode CMRSSplitLongStrips(Mat_CMRS *cm, cudaStream_t stream)
   MatGPUFormatCallThrust(thrust::transform(policy, cm->longstrips, cm->longstrips + cm->nlong, cm->chunkptr, CMRSChunks{d->strip_ptr, (int)cm->chunk}));
   PetscCallCUDA(cudaMemsetAsync(cm->chunkptr + cm->nlong, 0, sizeof(int), stream));
   MatGPUFormatCallThrust(thrust::exclusive_scan(policy, cm->chunkptr, cm->chunkptr + cm->nlong + 1, cm->chunkptr));
-  PetscCallCUDA(cudaMemcpyAsync(&nchunks, cm->chunkptr + cm->nlong, sizeof(int), cudaMemcpyDeviceToHost, stream));
-  PetscCallCUDA(cudaStreamSynchronize(stream));
-  cm->nchunks = nchunks;
-  PetscCall(MatGPUFormatDeviceMalloc_Private("CMRS", (size_t)nchunks * d->height * sizeof(PetscScalar), &cm->mem[2]));
-  cm->partial = (PetscScalar *)cm->mem[2];
   PetscCallCUDA(cudaMemsetAsync(cm->done, 0, (size_t)cm->nlong * sizeof(unsigned), stream));
-  cm->bytes += (cm->nlong * 3 + 1) * sizeof(int) + (PetscLogDouble)nchunks * d->height * sizeof(PetscScalar);
+  cm->bytes += (cm->nlong * 3 + 1) * sizeof(int) + (PetscLogDouble)cm->nchunks * d->height * sizeof(PetscScalar);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -424,13 +475,14 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   d->nstrips = (d->m + d->height - 1) / d->height;
   d->packed  = CMRSPackable(d->n, cm->pack);
   d->sorted  = cm->sort;
-  persistent = (size_t)(d->nstrips + 3) * sizeof(int) + (size_t)d->nnz * (sizeof(unsigned) + sizeof(PetscScalar) + (d->packed ? 0 : 1) + (d->sorted ? sizeof(int) : 0));
+  persistent = (size_t)(d->nstrips + 4) * sizeof(int) + (size_t)d->nnz * (sizeof(unsigned) + sizeof(PetscScalar) + (d->packed ? 0 : 1) + (d->sorted ? sizeof(int) : 0));
   temporary  = d->sorted ? (size_t)d->nnz * (sizeof(int) + 2 * sizeof(unsigned long long)) : 0;
   PetscCall(MatGPUFormatCheckDeviceMemory_Private("CMRS", persistent + temporary));
-  /* two ints more than the strips need: the ranking's flag and the count of long strips, so that neither allocates */
+  /* three ints more than the strips need: the ranking's flag and the counts of long strips and their chunks, so that
+     none allocates */
   {
     const MatGPUFormatArray arrays[] = {
-        {(void **)&d->strip_ptr, (size_t)(d->nstrips + 3) * sizeof(int)              },
+        {(void **)&d->strip_ptr, (size_t)(d->nstrips + 4) * sizeof(int)              },
         {(void **)&d->colind,    (size_t)d->nnz * sizeof(unsigned)                   },
         {(void **)&d->val,       (size_t)d->nnz * sizeof(PetscScalar)                },
         {(void **)&d->rowin,     d->packed ? 0 : (size_t)d->nnz                      },
@@ -444,16 +496,17 @@ static PetscErrorCode CMRSBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
 
   CMRSLongThreshold(cm);
-  PetscCallCUDA(cudaMemsetAsync(flag, 0, 2 * sizeof(int), csr->stream));
-  cmrs_strip_ptr_kernel<<<MatGPUFormatGrid(d->nstrips + 1, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, (int)cm->longthreshold, csr->rowptr, d->strip_ptr, flag + 1);
+  PetscCallCUDA(cudaMemsetAsync(flag, 0, 3 * sizeof(int), csr->stream));
+  cmrs_strip_ptr_kernel<<<MatGPUFormatGrid(d->nstrips + 1, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, (int)cm->longthreshold, (int)cm->chunk, csr->rowptr, d->strip_ptr, flag + 1);
   PetscCallCUDA(cudaGetLastError());
   if (d->sorted) PetscCall(CMRSRankStrips(cm, csr, flag, &ranked, &values));
   else {
-    int nlong;
+    int counts[2];
 
-    PetscCallCUDA(cudaMemcpyAsync(&nlong, flag + 1, sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
+    PetscCallCUDA(cudaMemcpyAsync(counts, flag + 1, sizeof(counts), cudaMemcpyDeviceToHost, csr->stream));
     PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-    cm->nlong = nlong;
+    cm->nlong   = counts[0];
+    cm->nchunks = counts[1];
   }
   PetscCall(MatGPUFormatBuildPhase_Private(csr, values ? "strips, columns and values ranked" : "strips and columns ranked"));
   if (!ranked) {

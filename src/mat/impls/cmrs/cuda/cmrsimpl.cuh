@@ -90,7 +90,7 @@ typedef struct {
   MatGPUFormatRowStats stats;
   PetscLogDouble       bytes;
   MatGPUFormatScratch  scratch; /* the build's device temporaries */
-  void                *mem[3];  /* the device allocations that hold the arrays: d's and perm; longstrips, chunkptr and done; partial */
+  void                *mem[2];  /* the device allocations that hold the arrays: d's and perm; partial, longstrips, chunkptr and done */
 } Mat_CMRS;
 
 struct CMRSKernelArgs {
