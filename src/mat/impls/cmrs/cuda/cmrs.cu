@@ -190,10 +190,11 @@ struct CMRSKeyLess {
    One warp per strip of at most 32 ITEMS entries, packed column indices: the strip's entries as keys (column << 4 | row
    in strip) << 32 | CSR position, sorted by cub's warp merge sort; the warp then holds ranks lane ITEMS .. lane ITEMS +
    ITEMS - 1. The same order as cmrs_rank_strips_kernel() finds by a binary search per entry and other row of the strip
-   (whose searches cost more than the sort where the strips are short), and the same check of the rows' order. SKIP:
-   longer strips are left to cmrs_rank_long_strips_kernel().
+   (whose searches cost more than the sort where the strips are short), and the same check of the rows' order. MIXED:
+   a longer strip of at most CMRS_RANK_LONG entries is ranked by the warp's searches (cmrs_place()), and a longer one
+   is left to cmrs_rank_long_strips_kernel().
 */
-template <int ITEMS, bool SKIP>
+template <int ITEMS, bool MIXED>
 __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_sort_strips_kernel(int nstrips, int m, int height, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, unsigned *__restrict__ out, PetscScalar *__restrict__ val, int *__restrict__ perm, int *__restrict__ unsorted)
 {
   using WarpSort = cub::WarpMergeSort<unsigned long long, ITEMS, 32>;
@@ -208,7 +209,10 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_sort_strips_kernel(int
     __syncwarp();
     const int b = start[w][0], e = start[w][nr];
 
-    if (!SKIP || e - b <= 32 * ITEMS) { /* the same for the whole warp */
+    if (MIXED && e - b > 32 * ITEMS) { /* the same for the whole warp */
+      if (e - b <= CMRS_RANK_LONG)
+        for (int k = b + lane; k < e; k += 32) cmrs_place<true>(k, cmrs_row_in_strip(start[w], nr, k), nr, start[w], colind, csrval, out, NULL, val, perm, unsorted);
+    } else {
       unsigned long long key[ITEMS];
 
 #pragma unroll
@@ -384,8 +388,8 @@ static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, i
   *values = (PetscBool)(csr->stats.mean <= CMRS_RANK_VALUES_MEAN);
   if (*values) val = d->val;
   /* a warp per strip, sorting it where every strip is short (at most height * maxlen entries) and the indices packed;
-     else searching, unless some strip can be far longer than the mean one: then the short strips by warp sorts and the
-     long ones a CUDA block each (packed), or one thread per entry */
+     else searching, unless some strip can be far longer than the mean one: then (packed) the short strips by warp sorts,
+     the longer ones by a warp's searches and those past CMRS_RANK_LONG entries a CUDA block each, or one thread per entry */
   const PetscBool skewed = (PetscBool)((PetscLogDouble)csr->stats.maxlen > PetscMax((PetscLogDouble)CMRS_RANK_WARP_MAX / d->height, CMRS_RANK_SKEW * csr->stats.mean));
   const unsigned  grid   = MatGPUFormatGrid(d->nstrips, CMRS_WARPS);
 
@@ -395,7 +399,7 @@ static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, i
   } else if (skewed && d->packed && cm->warpsort) {
     cmrs_sort_strips_kernel<CMRS_WARP_SORT_ITEMS, true><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
     PetscCallCUDA(cudaGetLastError());
-    cmrs_rank_long_strips_kernel<<<MatGPUFormatGrid(d->nstrips, 32), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, 32 * CMRS_WARP_SORT_ITEMS, d->strip_ptr, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
+    cmrs_rank_long_strips_kernel<<<MatGPUFormatGrid(d->nstrips, 32), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, CMRS_RANK_LONG, d->strip_ptr, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
   } else if (skewed) {
     if (d->packed) cmrs_rank_entries_kernel<true><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
     else cmrs_rank_entries_kernel<false><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
