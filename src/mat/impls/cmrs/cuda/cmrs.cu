@@ -190,11 +190,10 @@ struct CMRSKeyLess {
    One warp per strip of at most 32 ITEMS entries, packed column indices: the strip's entries as keys (column << 4 | row
    in strip) << 32 | CSR position, sorted by cub's warp merge sort; the warp then holds ranks lane ITEMS .. lane ITEMS +
    ITEMS - 1. The same order as cmrs_rank_strips_kernel() finds by a binary search per entry and other row of the strip
-   (whose searches cost more than the sort where the strips are short), and the same check of the rows' order. MIXED:
-   a longer strip of at most CMRS_RANK_LONG entries is ranked by the warp's searches (cmrs_place()), and a longer one
-   is left to cmrs_rank_long_strips_kernel().
+   (whose searches cost more than the sort where the strips are short), and the same check of the rows' order. SKIP:
+   longer strips are left to cmrs_rank_long_kernel().
 */
-template <int ITEMS, bool MIXED>
+template <int ITEMS, bool SKIP>
 __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_sort_strips_kernel(int nstrips, int m, int height, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, unsigned *__restrict__ out, PetscScalar *__restrict__ val, int *__restrict__ perm, int *__restrict__ unsorted)
 {
   using WarpSort = cub::WarpMergeSort<unsigned long long, ITEMS, 32>;
@@ -209,10 +208,7 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_sort_strips_kernel(int
     __syncwarp();
     const int b = start[w][0], e = start[w][nr];
 
-    if (MIXED && e - b > 32 * ITEMS) { /* the same for the whole warp */
-      if (e - b <= CMRS_RANK_LONG)
-        for (int k = b + lane; k < e; k += 32) cmrs_place<true>(k, cmrs_row_in_strip(start[w], nr, k), nr, start[w], colind, csrval, out, NULL, val, perm, unsorted);
-    } else {
+    if (!SKIP || e - b <= 32 * ITEMS) { /* the same for the whole warp */
       unsigned long long key[ITEMS];
 
 #pragma unroll
@@ -245,34 +241,62 @@ __global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_sort_strips_kernel(int
   }
 }
 
-/*
-   The strips of more than `longer` entries, which cmrs_sort_strips_kernel<ITEMS, true> leaves, packed column indices:
-   each CUDA block looks at 32 strips at a time and ranks each long one among them with all its threads, by
-   cmrs_place()'s searches. Where a few rows are far longer than the others (circuit-like matrices, R-MAT), the short
-   strips are then sorted a warp each, and no warp holds a long strip after the rest of the grid has finished.
-*/
-__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_long_strips_kernel(int nstrips, int m, int height, int longer, const int *__restrict__ strip_ptr, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, unsigned *__restrict__ out, PetscScalar *__restrict__ val, int *__restrict__ perm, int *__restrict__ unsorted)
+/* The last strip s in [lo, hi] with strip_ptr[s] <= key, strip_ptr[lo] <= key, by one warp: 32 probes a step */
+__device__ static int cmrs_strip_of(const int *__restrict__ strip_ptr, int lo, int hi, int key, int lane)
 {
-  __shared__ unsigned mask;
-  __shared__ int      start[CMRS_MAX_HEIGHT + 1];
+  while (lo < hi) {
+    const int      p     = lo + (int)(((long long)(hi - lo) * (lane + 1)) / 32); /* lane 31 probes hi */
+    const unsigned below = __ballot_sync(0xffffffffu, strip_ptr[p] <= key);      /* a prefix of the lanes: the offsets grow */
+    const int      j     = __popc(below);
 
-  for (long long s0 = (long long)blockIdx.x * 32; s0 < nstrips; s0 += (long long)gridDim.x * 32) {
-    if (threadIdx.x < 32) {
-      const long long s   = s0 + threadIdx.x;
-      const unsigned  lng = __ballot_sync(0xffffffffu, s < nstrips && strip_ptr[s + 1] - strip_ptr[s] > longer);
+    if (j) lo = __shfl_sync(0xffffffffu, p, j - 1);
+    if (j < 32) hi = __shfl_sync(0xffffffffu, p, j) - 1;
+  }
+  return lo;
+}
 
-      if (threadIdx.x == 0) mask = lng;
+/*
+   The entries of the strips of more than `shortmax` entries, which cmrs_sort_strips_kernel<ITEMS, true> leaves, packed
+   column indices, a thread each: each CUDA block takes CMRS_RANK_CHUNK consecutive entries, its first two warps find the
+   strips of the first and the last (cmrs_strip_of()), its threads look at those strips CMRS_BLOCK at a time, and the block
+   places the entries of each long one that lie in its chunk by cmrs_place()'s searches. A long strip's entries are
+   spread over its chunks' blocks, so that none of them takes its entries one after the other, and no thread searches
+   all rows for an entry's strip (cmrs_rank_entries_kernel()).
+*/
+__global__ static void __launch_bounds__(CMRS_BLOCK) cmrs_rank_long_kernel(int nnz, int nstrips, int m, int height, int shortmax, const int *__restrict__ strip_ptr, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, unsigned *__restrict__ out, PetscScalar *__restrict__ val, int *__restrict__ perm, int *__restrict__ unsorted)
+{
+  __shared__ int range[2], nl, list[CMRS_BLOCK], start[CMRS_MAX_HEIGHT + 1];
+  const int      tid = (int)threadIdx.x;
+
+  for (long long c = (long long)blockIdx.x * CMRS_RANK_CHUNK; c < nnz; c += (long long)gridDim.x * CMRS_RANK_CHUNK) {
+    const int c0 = (int)c, c1 = (int)min(c + CMRS_RANK_CHUNK, (long long)nnz);
+
+    if (tid < 64) { /* warp 0: the strip of entry c0; warp 1: that of entry c1 - 1 */
+      const int s = cmrs_strip_of(strip_ptr, 0, nstrips - 1, tid < 32 ? c0 : c1 - 1, tid & 31);
+
+      if (!(tid & 31)) range[tid >> 5] = s;
     }
     __syncthreads();
-    for (unsigned left = mask; left; left &= left - 1) {
-      const int r0 = (int)((s0 + __ffs((int)left) - 1) * height), nr = min(height, m - r0);
+    const int sa = range[0], sb = range[1];
 
-      if ((int)threadIdx.x <= nr) start[threadIdx.x] = rowptr[r0 + threadIdx.x];
+    for (int t = sa; t <= sb; t += CMRS_BLOCK) { /* the same for the whole block */
+      const int s = t + tid;
+
+      __syncthreads(); /* every thread has read the last tile's nl */
+      if (tid == 0) nl = 0;
       __syncthreads();
-      for (int k = start[0] + (int)threadIdx.x; k < start[nr]; k += CMRS_BLOCK) cmrs_place<true>(k, cmrs_row_in_strip(start, nr, k), nr, start, colind, csrval, out, NULL, val, perm, unsorted);
-      __syncthreads(); /* start is the next strip's */
+      if (s <= sb && strip_ptr[s + 1] - strip_ptr[s] > shortmax) list[atomicAdd(&nl, 1)] = s;
+      __syncthreads();
+      for (int i = 0; i < nl; i++) {
+        const int l = list[i], r0 = l * height, nr = min(height, m - r0);
+
+        if (tid <= nr) start[tid] = rowptr[r0 + tid];
+        __syncthreads();
+        for (int k = max(c0, start[0]) + tid; k < min(c1, start[nr]); k += CMRS_BLOCK) cmrs_place<true>(k, cmrs_row_in_strip(start, nr, k), nr, start, colind, csrval, out, NULL, val, perm, unsorted);
+        __syncthreads(); /* start is the next strip's */
+      }
     }
-    __syncthreads(); /* mask is the next 32 strips' */
+    __syncthreads(); /* range, nl and list are the next chunk's */
   }
 }
 
@@ -388,8 +412,9 @@ static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, i
   *values = (PetscBool)(csr->stats.mean <= CMRS_RANK_VALUES_MEAN);
   if (*values) val = d->val;
   /* a warp per strip, sorting it where every strip is short (at most height * maxlen entries) and the indices packed;
-     else searching, unless some strip can be far longer than the mean one: then (packed) the short strips by warp sorts,
-     the longer ones by a warp's searches and those past CMRS_RANK_LONG entries a CUDA block each, or one thread per entry */
+     else searching, unless some strip can be far longer than the mean one: then (packed) the short strips by warp sorts
+     and the entries of the others a thread each, in chunks of CMRS_RANK_CHUNK entries (cmrs_rank_long_kernel()), or one
+     thread per entry */
   const PetscBool skewed = (PetscBool)((PetscLogDouble)csr->stats.maxlen > PetscMax((PetscLogDouble)CMRS_RANK_WARP_MAX / d->height, CMRS_RANK_SKEW * csr->stats.mean));
   const unsigned  grid   = MatGPUFormatGrid(d->nstrips, CMRS_WARPS);
 
@@ -399,7 +424,7 @@ static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, i
   } else if (skewed && d->packed && cm->warpsort) {
     cmrs_sort_strips_kernel<CMRS_WARP_SORT_ITEMS, true><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
     PetscCallCUDA(cudaGetLastError());
-    cmrs_rank_long_strips_kernel<<<MatGPUFormatGrid(d->nstrips, 32), CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, CMRS_RANK_LONG, d->strip_ptr, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
+    cmrs_rank_long_kernel<<<MatGPUFormatGrid(d->nnz, CMRS_RANK_CHUNK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->nstrips, (int)d->m, (int)d->height, 32 * CMRS_WARP_SORT_ITEMS, d->strip_ptr, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
   } else if (skewed) {
     if (d->packed) cmrs_rank_entries_kernel<true><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);
     else cmrs_rank_entries_kernel<false><<<MatGPUFormatGrid(d->nnz, CMRS_BLOCK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, d->rowin, val, cm->perm, flag);

@@ -49,8 +49,8 @@
    keys a lane, the 27-point Laplacian (8 rows of 27) 1.50 -> 1.48 and the banded matrix (4 rows of 50) 2.95 -> 4.40 */
 #define CMRS_WARP_SORT_ITEMS 4
 /* Where the rows are skewed (above) and the indices packed, strips of up to 32 CMRS_WARP_SORT_ITEMS entries are sorted by
-   a warp, strips of up to CMRS_RANK_LONG ranked by a warp's searches, and longer ones by a CUDA block each */
-#define CMRS_RANK_LONG 1024
+   a warp, and the entries of longer ones ranked a thread each, CMRS_RANK_CHUNK consecutive entries per CUDA block */
+#define CMRS_RANK_CHUNK 1024
 /* The ranking stores each entry's value as it places it (no gather through perm after it) where the mean row has at
    most this many entries. Measured on an H200 (build phases, -info): ranking + gather 1.18 -> 1.06 ms on the 2D 5-point
    Laplacian (rows of 5, strips of 16), 1.54 -> 1.34 on the 3D 7-point one; but 1.04 -> 1.04 on the 27-point Laplacian
