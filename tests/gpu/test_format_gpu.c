@@ -632,8 +632,13 @@ static PetscErrorCode CheckMatrices(void)
   PetscCall(CheckMatrix(3000, 5, len, "3000 x 5"));
   for (PetscInt i = 0; i < 64; i++) len[i] = (i % 16 == 15) ? 30 : 0;
   PetscCall(CheckMatrix(64, 64, len, "64 x 64, one nonempty row per 16"));
+  /* more than 2^20 entries in skewed rows: CMRS's ranking by warp sorts of the short strips and a thread per entry of the
+     long ones (cmrs_rank_long_kernel(), whose CUDA blocks split the rows of 3,000 to 30,000 entries between them) */
   for (PetscInt i = 0; i < 200000; i++) len[i] = 1 + i % 9;
-  PetscCall(CheckMatrix(200000, 200000, len, "200000 x 200000, rows of 1 to 9"));
+  len[777]    = 30000;
+  len[99999]  = 3000;
+  len[150001] = 20000;
+  PetscCall(CheckMatrix(200000, 200000, len, "200000 x 200000, rows of 1 to 9 and three of 3000 to 30000"));
   for (PetscInt i = 0; i < 31; i++) len[i] = 31;
   PetscCall(CheckMatrix(31, 31, len, "31 x 31 dense"));
   for (PetscInt i = 0; i < 300; i++) len[i] = 1 + (i * 7) % 300;

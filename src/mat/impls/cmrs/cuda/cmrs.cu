@@ -412,16 +412,16 @@ static PetscErrorCode CMRSRankStrips(Mat_CMRS *cm, const MatGPUFormatCSR *csr, i
   *values = (PetscBool)(csr->stats.mean <= CMRS_RANK_VALUES_MEAN);
   if (*values) val = d->val;
   /* a warp per strip, sorting it where every strip is short (at most height * maxlen entries) and the indices packed;
-     else searching, unless some strip can be far longer than the mean one: then (packed) the short strips by warp sorts
-     and the entries of the others a thread each, in chunks of CMRS_RANK_CHUNK entries (cmrs_rank_long_kernel()), or one
-     thread per entry */
+     else searching, unless some strip can be far longer than the mean one: then (packed, more than CMRS_RANK_SPLIT_MIN
+     entries) the short strips by warp sorts and the entries of the others a thread each, in chunks of CMRS_RANK_CHUNK
+     entries (cmrs_rank_long_kernel()), or one thread per entry */
   const PetscBool skewed = (PetscBool)((PetscLogDouble)csr->stats.maxlen > PetscMax((PetscLogDouble)CMRS_RANK_WARP_MAX / d->height, CMRS_RANK_SKEW * csr->stats.mean));
   const unsigned  grid   = MatGPUFormatGrid(d->nstrips, CMRS_WARPS);
 
   if (d->packed && cm->warpsort && (PetscInt64)d->height * csr->stats.maxlen <= 32 * CMRS_WARP_SORT_ITEMS) {
     if ((PetscInt64)d->height * csr->stats.maxlen <= 64) cmrs_sort_strips_kernel<2, false><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
     else cmrs_sort_strips_kernel<4, false><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
-  } else if (skewed && d->packed && cm->warpsort) {
+  } else if (skewed && d->packed && cm->warpsort && d->nnz > CMRS_RANK_SPLIT_MIN) {
     cmrs_sort_strips_kernel<CMRS_WARP_SORT_ITEMS, true><<<grid, CMRS_BLOCK, 0, csr->stream>>>((int)d->nstrips, (int)d->m, (int)d->height, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);
     PetscCallCUDA(cudaGetLastError());
     cmrs_rank_long_kernel<<<MatGPUFormatGrid(d->nnz, CMRS_RANK_CHUNK), CMRS_BLOCK, 0, csr->stream>>>((int)d->nnz, (int)d->nstrips, (int)d->m, (int)d->height, 32 * CMRS_WARP_SORT_ITEMS, d->strip_ptr, csr->rowptr, csr->colind, csr->val, d->colind, val, cm->perm, flag);

@@ -48,9 +48,14 @@
    against sorts: 2D 5-point Laplacian (strips of 16 rows of 5) 1.39 -> 1.01 ms, 3D 7-point (16 of 7) 1.83 -> 1.06; with 8
    keys a lane, the 27-point Laplacian (8 rows of 27) 1.50 -> 1.48 and the banded matrix (4 rows of 50) 2.95 -> 4.40 */
 #define CMRS_WARP_SORT_ITEMS 4
-/* Where the rows are skewed (above) and the indices packed, strips of up to 32 CMRS_WARP_SORT_ITEMS entries are sorted by
-   a warp, and the entries of longer ones ranked a thread each, CMRS_RANK_CHUNK consecutive entries per CUDA block */
-#define CMRS_RANK_CHUNK 1024
+/* Where the rows are skewed (above), the indices packed and the matrix has more than CMRS_RANK_SPLIT_MIN entries, strips of
+   up to 32 CMRS_WARP_SORT_ITEMS entries are sorted by a warp, and the entries of longer ones ranked a thread each,
+   CMRS_RANK_CHUNK consecutive entries per CUDA block, instead of a thread per entry that searches all rows for its own.
+   H200, device builds (bench_spmv -types cmrs/mat_cmrs_warp_sort=0,cmrs, median of 5): circuit-like 4M rows 2.00 ->
+   1.30 ms, R-MAT scale 20 1.11 -> 1.02; on matrices of 48 k to 614 k entries (R-MAT, circuit-like) 0 to 34 µs slower
+   (one kernel more), hence the bound */
+#define CMRS_RANK_CHUNK     1024
+#define CMRS_RANK_SPLIT_MIN (1 << 20)
 /* The ranking stores each entry's value as it places it (no gather through perm after it) where the mean row has at
    most this many entries. Measured on an H200 (build phases, -info): ranking + gather 1.18 -> 1.06 ms on the 2D 5-point
    Laplacian (rows of 5, strips of 16), 1.54 -> 1.34 on the 3D 7-point one; but 1.04 -> 1.04 on the 27-point Laplacian
