@@ -687,7 +687,7 @@ MatGPUFormatOps MatCMRSOps = {"cmrs", "CMRS", MATSEQCMRS, MATMPICMRS, CMRSCreate
 .  -mat_cmrs_strips_per_warp <n> - strips a warp loads at once, 1, 2 or 4; 0 (default) chooses from the mean strip length
 .  -mat_cmrs_long_strip <n> - strips of more than n entries are split into chunks, a warp each; 0 (default) chooses from the entries
 .  -mat_cmrs_chunk <n> - entries per chunk of a split strip, 32 to 4096; 0 (default): under about 2 million entries 128, 256 or 512, the least that leaves at most 64 chunks to the longest row, else 1024
-.  -mat_cmrs_warp_sort <bool> - build: a warp sorts each strip where every strip has at most 128 entries and the column indices are packed, instead of placing each entry by binary searches (default true)
+.  -mat_cmrs_warp_sort <bool> - build: a warp sorts each strip where every strip has at most 128 entries and the column indices are packed, instead of placing each entry by binary searches; where the rows are skewed and the matrix has more than 2^20 entries, each strip of at most 128 entries, the longer strips' entries then a thread each (default true)
 -  -mat_cmrs_pack_columns <bool> - pack the row in strip into the column index when possible (default true)
 
    Level: beginner
