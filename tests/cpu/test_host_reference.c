@@ -1,11 +1,11 @@
 static const char help[] = "Host reference of a format against a plain CSR product on random and edge-case matrices.\n"
-                           "  -format cmrs|sellcs|bce: the format (default cmrs)\n"
+                           "  -format cmrs|sellcs|bce|dia: the format (default cmrs)\n"
                            "  -count <n>: random matrices (default 1000)\n";
 
 /*
    For every matrix and every variant of the format's parameters (CMRS: height 1, 2, 4, 8, 16, packed or
    separate row-in-strip array, CSR or column-sorted order; SELL-C-sigma: C 4, 8, 16, 32 and sigma 1, C, 4C
-   and past m, with and without a long part; BCE: L 1, 4, 32, 64, 256 and 10^6, entries per thread in wide rows chosen, 64 and 4, crossed with wide rows past a length chosen, 512 and 8) this checks the format invariants (every entry found back at its row, column and value, the
+   and past m, with and without a long part; BCE: L 1, 4, 32, 64, 256 and 10^6, entries per thread in wide rows chosen, 64 and 4, crossed with wide rows past a length chosen, 512 and 8; DIA: no parameter but its bound of slots per entry, unbounded here) this checks the format invariants (every entry found back at its row, column and value, the
    format's own structure) and compares z = A x, z = y + A x and z = z + A x with a CSR product.
    Values and x are small integers, so every sum is exact and the comparison is bitwise. Random real
    values are checked against a rounding bound.
@@ -13,6 +13,7 @@ static const char help[] = "Host reference of a format against a plain CSR produ
 #include <cmrs/cmrs.h>
 #include <sellcs/sellcs.h>
 #include <bce/bce.h>
+#include <dia/dia.h>
 #include <petsctime.h>
 #include "../common/testcsr.h"
 
@@ -280,13 +281,73 @@ static PetscErrorCode BCEDestroy(void **F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* DIA: increasing offsets, every CSR entry at its diagonal's slot with its bit set, nothing else set, padding 0 */
+static PetscErrorCode DIACheckInvariants(const CSR *A, const DIAArrays *F)
+{
+  const PetscInt words = F->pitch / 32;
+  PetscInt       ndiag, bits = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(DIACount(A->m, A->n, A->rowptr, A->colind, &ndiag));
+  PetscCheck(F->m == A->m && F->n == A->n && F->nnz == A->nnz && F->ndiag == ndiag, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sizes");
+  PetscCheck(F->pitch >= F->m && F->pitch % DIA_ALIGN == 0 && F->pitch < F->m + DIA_ALIGN, PETSC_COMM_SELF, PETSC_ERR_PLIB, "pitch %" PetscInt_FMT " for %" PetscInt_FMT " rows", F->pitch, F->m);
+  for (PetscInt d = 0; d < F->ndiag; d++) PetscCheck(F->offsets[d] > -F->m && F->offsets[d] < F->n && (d == 0 || F->offsets[d] > F->offsets[d - 1]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "offset %d of diagonal %" PetscInt_FMT, F->offsets[d], d);
+  for (PetscInt i = 0; i < A->m; i++)
+    for (PetscInt k = A->rowptr[i]; k < A->rowptr[i + 1]; k++) {
+      PetscInt d;
+
+      for (d = 0; d < F->ndiag && F->offsets[d] != A->colind[k] - i; d++)
+        ;
+      PetscCheck(d < F->ndiag, PETSC_COMM_SELF, PETSC_ERR_PLIB, "entry (%" PetscInt_FMT ", %" PetscInt_FMT ") on no diagonal", i, A->colind[k]);
+      PetscCheck(F->val[d * F->pitch + i] == A->val[k] && (F->mask[d * words + i / 32] >> (i % 32) & 1u), PETSC_COMM_SELF, PETSC_ERR_PLIB, "entry (%" PetscInt_FMT ", %" PetscInt_FMT ") not at its slot", i, A->colind[k]);
+    }
+  for (PetscInt d = 0; d < F->ndiag; d++)
+    for (PetscInt r = 0; r < F->pitch; r++) {
+      const PetscBool set = (PetscBool)(F->mask[d * words + r / 32] >> (r % 32) & 1u);
+
+      bits += set;
+      PetscCheck(set || F->val[d * F->pitch + r] == 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "padding slot %" PetscInt_FMT " of diagonal %" PetscInt_FMT " not 0", r, d);
+      PetscCheck(!set || (r < F->m && r + F->offsets[d] >= 0 && r + F->offsets[d] < F->n), PETSC_COMM_SELF, PETSC_ERR_PLIB, "slot %" PetscInt_FMT " of diagonal %" PetscInt_FMT " set outside the matrix", r, d);
+    }
+  PetscCheck(bits == A->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " slots set for %" PetscInt_FMT " entries", bits, A->nnz);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DIABuild(const CSR *A, PetscInt v, void **F)
+{
+  DIAArrays *d;
+
+  PetscFunctionBeginUser;
+  (void)v;
+  PetscCall(PetscNew(&d));
+  PetscCall(DIABuildHost(A->m, A->n, A->rowptr, A->colind, A->val, 0.0, d));
+  PetscCall(DIACheckInvariants(A, d));
+  *F = d;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DIAMult(const void *F, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
+{
+  return DIAMultHost((const DIAArrays *)F, x, y, z);
+}
+
+static PetscErrorCode DIADestroy(void **F)
+{
+  PetscFunctionBeginUser;
+  PetscCall(DIADestroyHost((DIAArrays *)*F));
+  PetscCall(PetscFree(*F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode   CMRSParameters(void);
 static PetscErrorCode   SELLCSParameters(void);
 static PetscErrorCode   BCEParameters(void);
+static PetscErrorCode   DIAParameters(void);
 static const HostFormat formats[] = {
     {"cmrs",   20,  CMRSBuild,   CMRSMult,   CMRSDestroy,   CMRSParameters  },
     {"sellcs", 32,  SELLCSBuild, SELLCSMult, SELLCSDestroy, SELLCSParameters},
     {"bce",    108, BCEBuild,    BCEMult,    BCEDestroy,    BCEParameters   },
+    {"dia",    1,   DIABuild,    DIAMult,    DIADestroy,    DIAParameters   },
 };
 static const HostFormat *fmt;
 
@@ -636,6 +697,75 @@ static PetscErrorCode BCEParameters(void)
   PetscCall(PetscPopErrorHandler());
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscFree3(len, cnt, ends));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   DIA: the paper's 4 x 4 example (offsets -2, 0, 1 and its slots), the bound of slots per entry (a refusal with a PETSc
+   error, before any allocation), and a 2D 5-point Laplacian of a 3 x 3 grid, whose diagonals +1 and -1 have padding inside
+   the matrix (the ends of the grid's rows): with an infinity in x at such a padding slot's column, that row stays finite,
+   and an entry stored as 0 times an infinity gives NaN, both as in CSR
+*/
+static PetscErrorCode DIAParameters(void)
+{
+  const PetscInt    ai[] = {0, 2, 4, 7, 9}, aj[] = {0, 1, 1, 2, 0, 2, 3, 1, 3};
+  const PetscScalar av[]        = {1, 7, 2, 8, 5, 3, 9, 6, 4};
+  const int         offsets[]   = {-2, 0, 1};
+  const PetscScalar slots[3][4] = {
+      {0, 0, 5, 6},
+      {1, 2, 3, 4},
+      {7, 8, 9, 0}
+  };
+  DIAArrays      D;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(DIABuildHost(4, 4, ai, aj, av, 0.0, &D));
+  PetscCheck(D.ndiag == 3 && D.pitch == DIA_ALIGN, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the paper's example: %" PetscInt_FMT " diagonals, pitch %" PetscInt_FMT, D.ndiag, D.pitch);
+  for (PetscInt d = 0; d < 3; d++) {
+    PetscCheck(D.offsets[d] == offsets[d], PETSC_COMM_SELF, PETSC_ERR_PLIB, "the paper's example: offset %d, expected %d", D.offsets[d], offsets[d]);
+    for (PetscInt r = 0; r < 4; r++) PetscCheck(D.val[d * D.pitch + r] == slots[d][r], PETSC_COMM_SELF, PETSC_ERR_PLIB, "the paper's example: slot %" PetscInt_FMT " of diagonal %" PetscInt_FMT, r, d);
+  }
+  PetscCheck(D.mask[0] == 0xcu && D.mask[1] == 0xfu && D.mask[2] == 0x7u, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the paper's example: masks %x %x %x", D.mask[0], D.mask[1], D.mask[2]);
+  PetscCall(DIADestroyHost(&D));
+  /* 12 slots for 9 entries: 1.33 per entry */
+  PetscCall(DIABuildHost(4, 4, ai, aj, av, 1.34, &D));
+  PetscCall(DIADestroyHost(&D));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = DIABuildHost(4, 4, ai, aj, av, 1.3, &D);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_SUP && !D.val && !D.mask && !D.offsets, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a matrix past the bound of slots per entry was not refused before allocating: error %d", (int)ierr);
+  {
+    PetscInt    gi[10], gj[45], nz = 0;
+    PetscScalar gv[45], x[9], z[9];
+
+    for (PetscInt r = 0; r < 9; r++) { /* grid point (r / 3, r % 3), neighbours in increasing column */
+      const PetscInt cols[5] = {r - 3, r % 3 ? r - 1 : -1, r, r % 3 < 2 ? r + 1 : -1, r + 3};
+
+      gi[r] = nz;
+      for (int t = 0; t < 5; t++)
+        if (cols[t] >= 0 && cols[t] < 9) {
+          gj[nz] = cols[t];
+          gv[nz] = cols[t] == r ? 4.0 : -1.0;
+          nz++;
+        }
+    }
+    gi[9]         = nz;
+    gv[gi[0] + 2] = 0.0; /* (0, 3) stored as 0 */
+    PetscCall(DIABuildHost(9, 9, gi, gj, gv, 0.0, &D));
+    PetscCheck(D.ndiag == 5, PETSC_COMM_SELF, PETSC_ERR_PLIB, "3 x 3 grid: %" PetscInt_FMT " diagonals", D.ndiag);
+    for (PetscInt j = 0; j < 9; j++) x[j] = 1.0;
+    x[3] = (PetscScalar)INFINITY; /* the padding slot (2, 3) of diagonal +1 and the entry (0, 3) stored as 0 look at it */
+    PetscCall(DIAMultHost(&D, x, NULL, z));
+    for (PetscInt r = 0; r < 9; r++) {
+      PetscScalar ref = 0.0;
+
+      for (PetscInt k = gi[r]; k < gi[r + 1]; k++) ref += gv[k] * x[gj[k]];
+      PetscCheck((PetscIsNanScalar(ref) && PetscIsNanScalar(z[r])) || ref == z[r], PETSC_COMM_SELF, PETSC_ERR_PLIB, "3 x 3 grid, x[3] infinite: row %" PetscInt_FMT " %g, CSR %g", r, (double)PetscRealPart(z[r]), (double)PetscRealPart(ref));
+    }
+    PetscCheck(z[2] == 2.0 && PetscIsNanScalar(z[0]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "3 x 3 grid, x[3] infinite: rows 2 and 0 %g and %g, expected 2 (padding left out) and NaN (0 times an infinity)", (double)PetscRealPart(z[2]), (double)PetscRealPart(z[0]));
+    PetscCall(DIADestroyHost(&D));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
