@@ -1,11 +1,12 @@
 static const char help[] = "Host reference of a format against a plain CSR product on random and edge-case matrices.\n"
-                           "  -format cmrs|sellcs|bce|dia: the format (default cmrs)\n"
+                           "  -format cmrs|sellcs|bce|dia|hyb: the format (default cmrs)\n"
                            "  -count <n>: random matrices (default 1000)\n";
 
 /*
    For every matrix and every variant of the format's parameters (CMRS: height 1, 2, 4, 8, 16, packed or
    separate row-in-strip array, CSR or column-sorted order; SELL-C-sigma: C 4, 8, 16, 32 and sigma 1, C, 4C
-   and past m, with and without a long part; BCE: L 1, 4, 32, 64, 256 and 10^6, entries per thread in wide rows chosen, 64 and 4, crossed with wide rows past a length chosen, 512 and 8; DIA: no parameter but its bound of slots per entry, unbounded here) this checks the format invariants (every entry found back at its row, column and value, the
+   and past m, with and without a long part; BCE: L 1, 4, 32, 64, 256 and 10^6, entries per thread in wide rows chosen, 64 and 4, crossed with wide rows past a length chosen, 512 and 8; DIA: no parameter but its bound of slots per entry, unbounded here; HYB: ELL widths the paper's rule, 0 (all COO), 1, 3 and the
+   longest row's (ELL alone)) this checks the format invariants (every entry found back at its row, column and value, the
    format's own structure) and compares z = A x, z = y + A x and z = z + A x with a CSR product.
    Values and x are small integers, so every sum is exact and the comparison is bitwise. Random real
    values are checked against a rounding bound.
@@ -14,6 +15,7 @@ static const char help[] = "Host reference of a format against a plain CSR produ
 #include <sellcs/sellcs.h>
 #include <bce/bce.h>
 #include <dia/dia.h>
+#include <hyb/hyb.h>
 #include <petsctime.h>
 #include "../common/testcsr.h"
 
@@ -339,15 +341,82 @@ static PetscErrorCode DIADestroy(void **F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* HYB: each row's first `width` entries in its ELL slots in order, padding column -1 and value 0, the rest in COO by row */
+static PetscErrorCode HYBCheckInvariants(const CSR *A, const HYBArrays *F, PetscInt width)
+{
+  PetscInt q = 0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(F->m == A->m && F->n == A->n && F->nnz == A->nnz && F->width == width, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sizes");
+  PetscCheck(F->pitch >= F->m && F->pitch % HYB_ALIGN == 0 && F->pitch < F->m + HYB_ALIGN, PETSC_COMM_SELF, PETSC_ERR_PLIB, "pitch %" PetscInt_FMT " for %" PetscInt_FMT " rows", F->pitch, F->m);
+  for (PetscInt i = 0; i < F->pitch; i++) {
+    const PetscInt len = i < A->m ? A->rowptr[i + 1] - A->rowptr[i] : 0;
+
+    for (PetscInt j = 0; j < width; j++) {
+      const PetscInt s = j * F->pitch + i;
+
+      if (j < len) PetscCheck(F->ell_col[s] == A->colind[A->rowptr[i] + j] && F->ell_val[s] == A->val[A->rowptr[i] + j], PETSC_COMM_SELF, PETSC_ERR_PLIB, "ELL slot %" PetscInt_FMT " of row %" PetscInt_FMT, j, i);
+      else PetscCheck(F->ell_col[s] == -1 && F->ell_val[s] == 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ELL padding slot %" PetscInt_FMT " of row %" PetscInt_FMT, j, i);
+    }
+    for (PetscInt j = width; j < len; j++, q++) PetscCheck(q < F->ncoo && F->coo_row[q] == i && F->coo_col[q] == A->colind[A->rowptr[i] + j] && F->coo_val[q] == A->val[A->rowptr[i] + j], PETSC_COMM_SELF, PETSC_ERR_PLIB, "COO entry %" PetscInt_FMT " (row %" PetscInt_FMT ")", q, i);
+  }
+  PetscCheck(q == F->ncoo, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " COO entries, expected %" PetscInt_FMT, F->ncoo, q);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HYBBuild(const CSR *A, PetscInt v, void **F)
+{
+  HYBArrays *h;
+  PetscInt   width = 0;
+
+  PetscFunctionBeginUser;
+  switch (v) {
+  case 0:
+    PetscCall(HYBDefaultWidth(A->m, A->rowptr, &width));
+    break;
+  case 1:
+    width = 0;
+    break;
+  case 2:
+    width = 1;
+    break;
+  case 3:
+    width = 3;
+    break;
+  default: /* ELL: the longest row */
+    for (PetscInt i = 0; i < A->m; i++) width = PetscMax(width, A->rowptr[i + 1] - A->rowptr[i]);
+  }
+  PetscCall(PetscNew(&h));
+  PetscCall(HYBBuildHost(A->m, A->n, A->rowptr, A->colind, A->val, width, h));
+  PetscCall(HYBCheckInvariants(A, h, width));
+  *F = h;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HYBMult(const void *F, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
+{
+  return HYBMultHost((const HYBArrays *)F, x, y, z);
+}
+
+static PetscErrorCode HYBDestroy(void **F)
+{
+  PetscFunctionBeginUser;
+  PetscCall(HYBDestroyHost((HYBArrays *)*F));
+  PetscCall(PetscFree(*F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode   CMRSParameters(void);
 static PetscErrorCode   SELLCSParameters(void);
 static PetscErrorCode   BCEParameters(void);
 static PetscErrorCode   DIAParameters(void);
+static PetscErrorCode   HYBParameters(void);
 static const HostFormat formats[] = {
     {"cmrs",   20,  CMRSBuild,   CMRSMult,   CMRSDestroy,   CMRSParameters  },
     {"sellcs", 32,  SELLCSBuild, SELLCSMult, SELLCSDestroy, SELLCSParameters},
     {"bce",    108, BCEBuild,    BCEMult,    BCEDestroy,    BCEParameters   },
     {"dia",    1,   DIABuild,    DIAMult,    DIADestroy,    DIAParameters   },
+    {"hyb",    5,   HYBBuild,    HYBMult,    HYBDestroy,    HYBParameters   },
 };
 static const HostFormat *fmt;
 
@@ -766,6 +835,43 @@ static PetscErrorCode DIAParameters(void)
     PetscCheck(z[2] == 2.0 && PetscIsNanScalar(z[0]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "3 x 3 grid, x[3] infinite: rows 2 and 0 %g and %g, expected 2 (padding left out) and NaN (0 times an infinity)", (double)PetscRealPart(z[2]), (double)PetscRealPart(z[0]));
     PetscCall(DIADestroyHost(&D));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   HYB: the paper's 4 x 4 example (its rule gives width 2 and leaves (2, 3) = 9 to COO; ELL slots as in the paper), a
+   negative width refused, and ELL of width 3 with an infinity in x[0]: row 1, whose padding slot would read column 0 were
+   padding multiplied, stays finite
+*/
+static PetscErrorCode HYBParameters(void)
+{
+  const PetscInt    ai[] = {0, 2, 4, 7, 9}, aj[] = {0, 1, 1, 2, 0, 2, 3, 1, 3};
+  const PetscScalar av[]        = {1, 7, 2, 8, 5, 3, 9, 6, 4};
+  const PetscScalar slots[2][4] = {
+      {1, 2, 5, 6},
+      {7, 8, 3, 4}
+  };
+  HYBArrays      H;
+  PetscInt       width;
+  PetscErrorCode ierr;
+  PetscScalar    x[4] = {(PetscScalar)INFINITY, 1, 1, 1}, z[4];
+
+  PetscFunctionBeginUser;
+  PetscCall(HYBDefaultWidth(4, ai, &width));
+  PetscCheck(width == 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the paper's example: width %" PetscInt_FMT ", expected 2", width);
+  PetscCall(HYBBuildHost(4, 4, ai, aj, av, width, &H));
+  PetscCheck(H.pitch == HYB_ALIGN && H.ncoo == 1 && H.coo_row[0] == 2 && H.coo_col[0] == 3 && H.coo_val[0] == 9, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the paper's example: COO part");
+  for (PetscInt j = 0; j < 2; j++)
+    for (PetscInt r = 0; r < 4; r++) PetscCheck(H.ell_val[j * H.pitch + r] == slots[j][r], PETSC_COMM_SELF, PETSC_ERR_PLIB, "the paper's example: ELL slot %" PetscInt_FMT " of row %" PetscInt_FMT, j, r);
+  PetscCall(HYBDestroyHost(&H));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = HYBBuildHost(4, 4, ai, aj, av, -1, &H);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a negative width was not refused: error %d", (int)ierr);
+  PetscCall(HYBBuildHost(4, 4, ai, aj, av, 3, &H));
+  PetscCall(HYBMultHost(&H, x, NULL, z));
+  PetscCheck(z[1] == 10 && z[3] == 10 && PetscIsInfOrNanScalar(z[0]) && PetscIsInfOrNanScalar(z[2]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "ELL of width 3, x[0] infinite: %g %g %g %g, expected inf 10 inf 10", (double)PetscRealPart(z[0]), (double)PetscRealPart(z[1]), (double)PetscRealPart(z[2]), (double)PetscRealPart(z[3]));
+  PetscCall(HYBDestroyHost(&H));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
