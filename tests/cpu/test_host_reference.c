@@ -1,12 +1,12 @@
 static const char help[] = "Host reference of a format against a plain CSR product on random and edge-case matrices.\n"
-                           "  -format cmrs|sellcs|bce|dia|hyb: the format (default cmrs)\n"
+                           "  -format cmrs|sellcs|bce|dia|hyb|argcsr: the format (default cmrs)\n"
                            "  -count <n>: random matrices (default 1000)\n";
 
 /*
    For every matrix and every variant of the format's parameters (CMRS: height 1, 2, 4, 8, 16, packed or
    separate row-in-strip array, CSR or column-sorted order; SELL-C-sigma: C 4, 8, 16, 32 and sigma 1, C, 4C
    and past m, with and without a long part; BCE: L 1, 4, 32, 64, 256 and 10^6, entries per thread in wide rows chosen, 64 and 4, crossed with wide rows past a length chosen, 512 and 8; DIA: no parameter but its bound of slots per entry, unbounded here; HYB: ELL widths the paper's rule, 0 (all COO), 1, 3 and the
-   longest row's (ELL alone)) this checks the format invariants (every entry found back at its row, column and value, the
+   longest row's (ELL alone); ARG-CSR: threads per group 128, 32, 64 and 1 crossed with desired chunk sizes 1, 32, 8 and 2) this checks the format invariants (every entry found back at its row, column and value, the
    format's own structure) and compares z = A x, z = y + A x and z = z + A x with a CSR product.
    Values and x are small integers, so every sum is exact and the comparison is bitwise. Random real
    values are checked against a rounding bound.
@@ -16,6 +16,7 @@ static const char help[] = "Host reference of a format against a plain CSR produ
 #include <bce/bce.h>
 #include <dia/dia.h>
 #include <hyb/hyb.h>
+#include <argcsr/argcsr.h>
 #include <petsctime.h>
 #include "../common/testcsr.h"
 
@@ -406,17 +407,85 @@ static PetscErrorCode HYBDestroy(void **F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ARG-CSR: groups of consecutive rows within the bounds, threads per row and chunk size as documented, every entry at
+   its thread's slot, padding after a thread's entries only */
+static PetscErrorCode ARGCSRCheckInvariants(const CSR *A, const ARGCSRArrays *F)
+{
+  PetscInt next = 0, used = 0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(F->m == A->m && F->n == A->n && F->nnz == A->nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sizes");
+  for (PetscInt g = 0; g < F->ngroups; g++) {
+    const ARGCSRGroup G       = F->groups[g];
+    PetscInt64        entries = A->rowptr[G.firstRow + G.size] - A->rowptr[G.firstRow];
+    PetscInt          chunk   = 0;
+
+    PetscCheck(G.firstRow == next && G.size >= 1 && G.size <= F->block && G.offset == used, PETSC_COMM_SELF, PETSC_ERR_PLIB, "group %" PetscInt_FMT ": rows from %d, %d of them, slots from %d", g, G.firstRow, G.size, G.offset);
+    PetscCheck(G.size == 1 || entries <= (PetscInt64)F->desired * F->block, PETSC_COMM_SELF, PETSC_ERR_PLIB, "group %" PetscInt_FMT " holds %" PetscInt64_FMT " entries", g, entries);
+    /* the next row would not have fitted: the group closed at its rows or entries */
+    if (G.firstRow + G.size < A->m) PetscCheck(G.size == F->block || entries + (A->rowptr[G.firstRow + G.size + 1] - A->rowptr[G.firstRow + G.size]) > (PetscInt64)F->desired * F->block, PETSC_COMM_SELF, PETSC_ERR_PLIB, "group %" PetscInt_FMT " closed early", g);
+    PetscCheck(F->map[G.firstRow + G.size - 1] <= F->block, PETSC_COMM_SELF, PETSC_ERR_PLIB, "group %" PetscInt_FMT " maps %d threads", g, F->map[G.firstRow + G.size - 1]);
+    for (PetscInt q = 0; q < G.size; q++) {
+      const PetscInt r = G.firstRow + q, t0 = q ? F->map[r - 1] : 0, t = F->map[r] - t0, len = A->rowptr[r + 1] - A->rowptr[r];
+
+      PetscCheck(t >= 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "row %" PetscInt_FMT " has no thread", r);
+      chunk = PetscMax(chunk, (len + t - 1) / t);
+      for (PetscInt j = 0; j < t * G.chunkSize; j++) { /* the row's threads' slots: its entries in order, then padding */
+        const PetscInt s = G.offset + t0 + j / G.chunkSize + (j % G.chunkSize) * F->block;
+
+        if (j < len) PetscCheck(F->col[s] == A->colind[A->rowptr[r] + j] && F->val[s] == A->val[A->rowptr[r] + j], PETSC_COMM_SELF, PETSC_ERR_PLIB, "entry %" PetscInt_FMT " of row %" PetscInt_FMT " not at its slot", j, r);
+        else PetscCheck(F->col[s] == -1 && F->val[s] == 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "padding of row %" PetscInt_FMT, r);
+      }
+    }
+    PetscCheck(chunk == G.chunkSize, PETSC_COMM_SELF, PETSC_ERR_PLIB, "group %" PetscInt_FMT ": chunk size %d, its rows need %" PetscInt_FMT, g, G.chunkSize, chunk);
+    for (PetscInt t = F->map[G.firstRow + G.size - 1]; t < F->block; t++) /* the free threads: padding only */
+      for (PetscInt i = 0; i < G.chunkSize; i++) PetscCheck(F->col[G.offset + t + i * F->block] == -1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "group %" PetscInt_FMT ": free thread %" PetscInt_FMT " holds an entry", g, t);
+    next += G.size;
+    used += G.chunkSize * F->block;
+  }
+  PetscCheck(next == A->m && used == F->nslots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the groups cover %" PetscInt_FMT " rows and %" PetscInt_FMT " slots", next, used);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ARGCSRBuild(const CSR *A, PetscInt v, void **F)
+{
+  const PetscInt blocks[] = {128, 32, 64, 1}, desired[] = {1, 32, 8, 2};
+  ARGCSRArrays  *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscNew(&a));
+  PetscCall(ARGCSRBuildHost(A->m, A->n, A->rowptr, A->colind, A->val, blocks[v % 4], desired[v / 4], a));
+  PetscCall(ARGCSRCheckInvariants(A, a));
+  *F = a;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ARGCSRMult(const void *F, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
+{
+  return ARGCSRMultHost((const ARGCSRArrays *)F, x, y, z);
+}
+
+static PetscErrorCode ARGCSRDestroy(void **F)
+{
+  PetscFunctionBeginUser;
+  PetscCall(ARGCSRDestroyHost((ARGCSRArrays *)*F));
+  PetscCall(PetscFree(*F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode   CMRSParameters(void);
 static PetscErrorCode   SELLCSParameters(void);
 static PetscErrorCode   BCEParameters(void);
 static PetscErrorCode   DIAParameters(void);
 static PetscErrorCode   HYBParameters(void);
+static PetscErrorCode   ARGCSRParameters(void);
 static const HostFormat formats[] = {
     {"cmrs",   20,  CMRSBuild,   CMRSMult,   CMRSDestroy,   CMRSParameters  },
     {"sellcs", 32,  SELLCSBuild, SELLCSMult, SELLCSDestroy, SELLCSParameters},
     {"bce",    108, BCEBuild,    BCEMult,    BCEDestroy,    BCEParameters   },
     {"dia",    1,   DIABuild,    DIAMult,    DIADestroy,    DIAParameters   },
     {"hyb",    5,   HYBBuild,    HYBMult,    HYBDestroy,    HYBParameters   },
+    {"argcsr", 16,  ARGCSRBuild, ARGCSRMult, ARGCSRDestroy, ARGCSRParameters},
 };
 static const HostFormat *fmt;
 
@@ -872,6 +941,54 @@ static PetscErrorCode HYBParameters(void)
   PetscCall(HYBMultHost(&H, x, NULL, z));
   PetscCheck(z[1] == 10 && z[3] == 10 && PetscIsInfOrNanScalar(z[0]) && PetscIsInfOrNanScalar(z[2]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "ELL of width 3, x[0] infinite: %g %g %g %g, expected inf 10 inf 10", (double)PetscRealPart(z[0]), (double)PetscRealPart(z[1]), (double)PetscRealPart(z[2]), (double)PetscRealPart(z[3]));
   PetscCall(HYBDestroyHost(&H));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   ARG-CSR: the paper's worked example (8 x 8, seven rows of one entry and a full row, 12 threads; desired chunk size 2,
+   so that one group holds all rows): the full row gets the 4 free threads, chunks of 2 entries, the map ends at 12
+   (seeds-spec 5.1: the figure leaves one thread free, the stated greedy rule does not; the chunk size is 2 either way);
+   and the parameters' bounds
+*/
+static PetscErrorCode ARGCSRParameters(void)
+{
+  PetscInt       ai[9], aj[15], map[8] = {1, 2, 3, 4, 5, 6, 7, 12};
+  PetscScalar    av[15], x[8], z[8];
+  ARGCSRArrays   G;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  for (PetscInt r = 0; r < 7; r++) {
+    ai[r] = r;
+    aj[r] = (r * 3) % 8;
+    av[r] = (PetscScalar)(r + 1);
+  }
+  ai[7] = 7;
+  for (PetscInt c = 0; c < 8; c++) {
+    aj[7 + c] = c;
+    av[7 + c] = (PetscScalar)(c - 3);
+  }
+  ai[8] = 15;
+  PetscCall(ARGCSRBuildHost(8, 8, ai, aj, av, 12, 2, &G));
+  PetscCheck(G.ngroups == 1 && G.groups[0].firstRow == 0 && G.groups[0].size == 8 && G.groups[0].offset == 0 && G.groups[0].chunkSize == 2 && G.nslots == 24, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the paper's example: %" PetscInt_FMT " groups, chunk size %d, %" PetscInt_FMT " slots", G.ngroups, G.ngroups ? G.groups[0].chunkSize : -1, G.nslots);
+  for (PetscInt r = 0; r < 8; r++) PetscCheck(G.map[r] == map[r], PETSC_COMM_SELF, PETSC_ERR_PLIB, "the paper's example: map[%" PetscInt_FMT "] %d, expected %" PetscInt_FMT, r, G.map[r], map[r]);
+  for (PetscInt j = 0; j < 8; j++) x[j] = (PetscScalar)(j + 1);
+  PetscCall(ARGCSRMultHost(&G, x, NULL, z));
+  for (PetscInt r = 0; r < 8; r++) {
+    PetscScalar ref = 0.0;
+
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) ref += av[k] * x[aj[k]];
+    PetscCheck(z[r] == ref, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the paper's example: row %" PetscInt_FMT " %g, expected %g", r, (double)PetscRealPart(z[r]), (double)PetscRealPart(ref));
+  }
+  PetscCall(ARGCSRDestroyHost(&G));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = ARGCSRBuildHost(8, 8, ai, aj, av, 0, 1, &G);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "0 threads per group not refused: error %d", (int)ierr);
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = ARGCSRBuildHost(8, 8, ai, aj, av, 32, 0, &G);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a desired chunk size of 0 not refused: error %d", (int)ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
