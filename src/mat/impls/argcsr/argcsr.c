@@ -4,6 +4,20 @@
 */
 #include "argcsr.h"
 
+/* The rows of the group that starts at row i: while it has fewer than block rows and the next row keeps its entries within
+   desired * block (a row longer than that alone is a group of its own) */
+static PetscInt ARGCSRGroupRows(PetscInt m, const PetscInt *rowptr, PetscInt i, PetscInt block, PetscInt desired)
+{
+  PetscInt   size    = 0;
+  PetscInt64 entries = 0;
+
+  while (i + size < m && size < block && (size == 0 || entries + (rowptr[i + size + 1] - rowptr[i + size]) <= (PetscInt64)desired * block)) {
+    entries += rowptr[i + size + 1] - rowptr[i + size];
+    size++;
+  }
+  return size;
+}
+
 /*
    Builds the ARG-CSR arrays of an m x n CSR matrix (rowptr[0] = 0) with groups of `block` threads and the paper's
    desiredChunkSize `desired`. Where the paper is ambiguous (seeds-spec 5.2), the choices are:
@@ -27,29 +41,15 @@ PetscErrorCode ARGCSRBuildHost(PetscInt m, PetscInt n, const PetscInt *rowptr, c
   A->block   = block;
   A->desired = desired;
   /* 1. the groups */
-  for (PetscInt i = 0; i < m;) {
-    PetscInt   size    = 0;
-    PetscInt64 entries = 0;
-
-    while (i + size < m && size < block && (size == 0 || entries + (rowptr[i + size + 1] - rowptr[i + size]) <= (PetscInt64)desired * block)) {
-      entries += rowptr[i + size + 1] - rowptr[i + size];
-      size++;
-    }
-    A->ngroups++;
-    i += size;
-  }
+  for (PetscInt i = 0; i < m; A->ngroups++) i += ARGCSRGroupRows(m, rowptr, i, block, desired);
   PetscCall(PetscMalloc1(A->ngroups, &A->groups));
   PetscCall(PetscMalloc1(m, &A->map));
   PetscCall(PetscMalloc1(PetscMin(m, block), &threads));
   /* 2. the threads of each row and the chunk size of each group */
   for (PetscInt g = 0, i = 0; g < A->ngroups; g++) {
-    PetscInt   size = 0, free, chunk = 0, sum = 0;
-    PetscInt64 entries = 0;
+    const PetscInt size = ARGCSRGroupRows(m, rowptr, i, block, desired);
+    PetscInt       free, chunk = 0, sum = 0;
 
-    while (i + size < m && size < block && (size == 0 || entries + (rowptr[i + size + 1] - rowptr[i + size]) <= (PetscInt64)desired * block)) {
-      entries += rowptr[i + size + 1] - rowptr[i + size];
-      size++;
-    }
     for (PetscInt q = 0; q < size; q++) threads[q] = 1;
     for (free = block - size; free > 0; free--) {
       PetscInt best = -1, most = 1;
