@@ -2,7 +2,8 @@
 # run_suite.sh - SpMV benchmark suites: run_suite.sh cmrs (issue 2), sellcs (issue 3), bce (issue 4), rmat (issue 3's
 # R-MAT at three scales), refresh (products right after a change of values, every format), small (matrices of 4k to
 # 100k rows and under 1M entries, where a product is a few microseconds: launch latency and the last partial wave) or
-# peers (every large matrix of cmrs, sellcs, bce and rmat, our types at their defaults against both PETSc GPU types).
+# peers (every large matrix of cmrs, sellcs, bce and rmat, our types at their defaults against both PETSc GPU types)
+# or dia (issue 18: the stencils and matrices of rising fill, every type).
 #
 # Run on a GPU host from the project root after the build:
 #   bench/run_suite.sh cmrs
@@ -135,12 +136,28 @@ peers) # issue 26: the large matrices of the cmrs, sellcs, bce and rmat suites, 
     "rmat -scale 22 -edge_factor 16"
   )
   ;;
+dia) # issue 18: DIA on the DMDA stencils (4M rows, 1M for the 27-point one) against every type, and on matrices of rising
+  # fill (slots per entry: 9 diagonals whose slots off the main one hold an entry with probability 1 to 0.15), stored
+  # whatever the fill (dia/mat_dia_max_fill=0) and at the default bound, to place -mat_dia_max_fill
+  TYPES="aijcusparse,cmrs,sellcs,bce,dia,dia/mat_dia_max_fill=0"
+  MATRICES=(
+    "lap2d5 -grid 2048"
+    "lap3d7 -grid 160"
+    "lap3d27 -grid 100"
+    "banded -rows 2000000 -width 50"
+    "diagonals -rows 4000000 -diagonals 9 -occupancy 1"
+    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.75"
+    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.5"
+    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.3"
+    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.15"
+  )
+  ;;
 refresh) # products right after a change of values (value_change_us), the formats' value refresh included
   TYPES="aijcusparse,cmrs,sellcs,bce"
   MATRICES=("${SELLCS_MATRICES[@]}")
   ;;
 *)
-  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh, small, peers)" >&2
+  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh, small, peers, dia)" >&2
   exit 2
   ;;
 esac

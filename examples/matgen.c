@@ -173,6 +173,46 @@ static PetscErrorCode GenerateBanded(PetscInt M, PetscInt W, PetscRandom rnd, Ma
 }
 
 /*
+  Diagonals: an M x M matrix on K diagonals of offsets (j - (K - 1) / 2) x stride, j = 0 .. K - 1 (the main diagonal
+  among them when K is odd), the main diagonal full and every other slot that lies in the matrix an entry with
+  probability p. Its DIA fill (slots per entry) is about K / (1 + (K - 1) p): the matrices of DIA's bound.
+*/
+static PetscErrorCode GenerateDiagonals(PetscInt M, PetscInt K, PetscInt stride, PetscReal p, PetscRandom rnd, Mat *A)
+{
+  PetscInt    *nnzrow, *cols;
+  PetscScalar *vals;
+
+  PetscFunctionBeginUser;
+  PetscCheck(M >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-rows must be positive, not %" PetscInt_FMT, M);
+  PetscCheck(K >= 1 && (K - 1) / 2 * stride < M, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-diagonals %" PetscInt_FMT " of -stride %" PetscInt_FMT " do not fit in %" PetscInt_FMT " rows", K, stride, M);
+  PetscCall(PetscMalloc1(M, &nnzrow));
+  for (PetscInt i = 0; i < M; i++) nnzrow[i] = K;
+  PetscCall(CreatePreallocated(M, M, nnzrow, A));
+  PetscCall(PetscFree(nnzrow));
+  PetscCall(PetscMalloc2(K, &cols, K, &vals));
+  for (PetscInt i = 0; i < M; i++) {
+    PetscInt nc = 0;
+
+    for (PetscInt j = 0; j < K; j++) {
+      const PetscInt c = i + (j - (K - 1) / 2) * stride;
+      PetscReal      u;
+
+      if (c < 0 || c >= M) continue;
+      PetscCall(PetscRandomGetValueReal(rnd, &u));
+      if (c != i && u >= p) continue;
+      cols[nc] = c;
+      vals[nc] = c == i ? (PetscScalar)K : 2.0 * u - 1.0;
+      nc++;
+    }
+    PetscCall(MatSetValues(*A, 1, &i, nc, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(PetscFree2(cols, vals));
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   R-MAT (Kronecker) power-law graph with the Graph500 parameters a = 0.57, b = c = 0.19, d = 0.05:
   2^scale vertices, edge_factor x 2^scale directed edges, each placed by choosing a quadrant per bit;
   vertex labels are then permuted at random (as Graph500 does) and repeated edges dropped. Values are
@@ -813,9 +853,10 @@ typedef enum {
   MATRIX_PERMUTATION,
   MATRIX_DENSE,
   MATRIX_LPRECT,
+  MATRIX_DIAGONALS,
   MATRIX_FILE
 } MatrixKind;
-const char *const MatGenKinds[] = {"lap2d5", "lap3d7", "lap3d27", "banded", "longrows", "rmat", "circuit", "fem", "lp1", "permutation", "dense", "lprect", "file", "MatrixKind", "MATRIX_", NULL};
+const char *const MatGenKinds[] = {"lap2d5", "lap3d7", "lap3d27", "banded", "longrows", "rmat", "circuit", "fem", "lp1", "permutation", "dense", "lprect", "diagonals", "file", "MatrixKind", "MATRIX_", NULL};
 
 /*@C
   MatGenFromOptions - Generates (or loads) the host `MATSEQAIJ` matrix the options ask for
@@ -826,15 +867,15 @@ const char *const MatGenKinds[] = {"lap2d5", "lap3d7", "lap3d27", "banded", "lon
 - params - its parameters as "key=value ...", of length paramslen
 
   Options Database Keys:
-+ -matrix <kind> - lap2d5, lap3d7, lap3d27, banded, longrows, rmat, circuit, fem, lp1, permutation, dense, lprect, or file (with -f)
++ -matrix <kind> - lap2d5, lap3d7, lap3d27, banded, longrows, rmat, circuit, fem, lp1, permutation, dense, lprect, diagonals, or file (with -f)
 . -f <file>      - PETSc binary or Matrix Market file
 - -seed <s>      - seed of the random generators; and each kind's size options (-help)
 @*/
 PetscErrorCode MatGenFromOptions(Mat *A, char name[], size_t namelen, char params[], size_t paramslen)
 {
   PetscEnum   kind = MATRIX_LAP2D5;
-  PetscInt    grid = 2048, grid_z = 0, rows = 1000000, cols = 0, width = 50, short_len = 4, long_rows = 4, long_len = 100000, seed = 0, scale = 21, edge_factor = 16, circuit_long_rows = 16, circuit_long_len = 5000, neighbours = 26, dense_rows = 4;
-  PetscReal   fraction                 = 0.5;
+  PetscInt    grid = 2048, grid_z = 0, rows = 1000000, diagonals = 9, stride = 1000,  cols = 0, width = 50, short_len = 4, long_rows = 4, long_len = 100000, seed = 0, scale = 21, edge_factor = 16, circuit_long_rows = 16, circuit_long_len = 5000, neighbours = 26, dense_rows = 4;
+  PetscReal   fraction = 0.5, occupancy = 0.5;
   char        file[PETSC_MAX_PATH_LEN] = "";
   PetscBool   flg_file;
   PetscRandom rnd;
@@ -876,15 +917,21 @@ PetscErrorCode MatGenFromOptions(Mat *A, char name[], size_t namelen, char param
     dense_rows = 20;
     fraction   = 0.01;
     break;
+  case MATRIX_DIAGONALS:
+    rows = 4000000;
+    break;
   case MATRIX_RMAT:
   case MATRIX_FILE:
     break;
   }
   PetscCall(PetscOptionsBoundedInt("-grid", "Grid points per direction (lap2d5, lap3d7, lap3d27)", NULL, grid, &grid, NULL, 1));
   PetscCall(PetscOptionsBoundedInt("-grid_z", "Grid points in z (lap3d7, lap3d27; default -grid): the same rows per process on P processes with P times grid_z", NULL, grid_z, &grid_z, NULL, 0));
-  PetscCall(PetscOptionsBoundedInt("-rows", "Number of rows (banded, longrows, circuit, fem, lp1, permutation, dense, lprect)", NULL, rows, &rows, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-rows", "Number of rows (banded, longrows, circuit, fem, lp1, permutation, dense, lprect, diagonals)", NULL, rows, &rows, NULL, 1));
   PetscCall(PetscOptionsBoundedInt("-cols", "Number of columns (dense: default rows; lprect: default 4 rows; lp1: rows)", NULL, cols, &cols, NULL, 0));
   PetscCall(PetscOptionsBoundedInt("-width", "Entries per row (banded)", NULL, width, &width, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-diagonals", "Diagonals (diagonals)", NULL, diagonals, &diagonals, NULL, 1));
+  PetscCall(PetscOptionsBoundedInt("-stride", "Distance between neighbouring diagonals (diagonals)", NULL, stride, &stride, NULL, 1));
+  PetscCall(PetscOptionsRangeReal("-occupancy", "Probability of an entry in a slot off the main diagonal (diagonals)", NULL, occupancy, &occupancy, NULL, 0.0, 1.0));
   PetscCall(PetscOptionsBoundedInt("-short_len", "Entries per ordinary row (longrows)", NULL, short_len, &short_len, NULL, 1));
   PetscCall(PetscOptionsBoundedInt("-long_rows", "Number of long rows (longrows)", NULL, long_rows, &long_rows, NULL, 0));
   PetscCall(PetscOptionsBoundedInt("-long_len", "Entries per long row (longrows)", NULL, long_len, &long_len, NULL, 1));
@@ -930,6 +977,10 @@ PetscErrorCode MatGenFromOptions(Mat *A, char name[], size_t namelen, char param
   case MATRIX_BANDED:
     PetscCall(GenerateBanded(rows, width, rnd, A));
     PetscCall(PetscSNPrintf(params, paramslen, "rows=%" PetscInt_FMT " width=%" PetscInt_FMT " seed=%" PetscInt_FMT, rows, width, seed));
+    break;
+  case MATRIX_DIAGONALS:
+    PetscCall(GenerateDiagonals(rows, diagonals, stride, occupancy, rnd, A));
+    PetscCall(PetscSNPrintf(params, paramslen, "rows=%" PetscInt_FMT " diagonals=%" PetscInt_FMT " stride=%" PetscInt_FMT " occupancy=%g seed=%" PetscInt_FMT, rows, diagonals, stride, (double)occupancy, seed));
     break;
   case MATRIX_LONGROWS:
     PetscCall(GenerateLongRows(rows, short_len, long_rows, long_len, rnd, A));

@@ -43,6 +43,19 @@ M*/
 #define MATSEQBCE "seqaijcusparsebce"
 #define MATMPIBCE "mpiaijcusparsebce"
 
+/*MC
+   MATDIA - "dia" - root name of the DIA (diagonal) GPU matrix type.
+   It resolves to `MATSEQDIA` on one MPI process and to `MATMPIDIA` (a `MATMPIAIJCUSPARSE` whose diagonal blocks are
+   `MATSEQDIA`) on several.
+
+   Level: beginner
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQDIA`, `MATSEQAIJCUSPARSE`
+M*/
+#define MATDIA    "dia"
+#define MATSEQDIA "seqaijcusparsedia"
+#define MATMPIDIA "mpiaijcusparsedia"
+
 PETSC_EXTERN PetscErrorCode PetscGPUFormatsInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGPUFormatsFinalizePackage(void);
 
@@ -54,6 +67,8 @@ PETSC_EXTERN PetscErrorCode MatSELLCSGetParameters(Mat, PetscInt *, PetscInt *, 
 
 PETSC_EXTERN PetscErrorCode MatBCEGetPartition(Mat, PetscInt *, PetscInt *, PetscInt **);
 PETSC_EXTERN PetscErrorCode MatBCEGetWideRows(Mat, PetscInt *, PetscInt *);
+
+PETSC_EXTERN PetscErrorCode MatDIAGetDiagonals(Mat, PetscInt *, PetscReal *, PetscBool *);
 
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetDeviceMemory(Mat, PetscLogDouble *, PetscLogDouble *);
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetBuildTime(Mat, PetscLogDouble *);

@@ -7,7 +7,7 @@ static const char help[] = "Registration of the petsc-gpuformats types and log e
 int main(int argc, char **argv)
 {
   PetscBool explicit  = PETSC_FALSE;
-  const char *types[] = {MATSEQCMRS, MATMPICMRS, MATSEQSELLCS, MATMPISELLCS, MATSEQBCE, MATMPIBCE}, *events[] = {"CMRSBuild", "CMRSValues", "SELLCSBuild", "SELLCSValues", "BCEBuild", "BCEValues"};
+  const char *types[] = {MATSEQCMRS, MATMPICMRS, MATSEQSELLCS, MATMPISELLCS, MATSEQBCE, MATMPIBCE, MATSEQDIA, MATMPIDIA}, *events[] = {"CMRSBuild", "CMRSValues", "SELLCSBuild", "SELLCSValues", "BCEBuild", "BCEValues", "DIABuild", "DIAValues"};
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-explicit", &explicit, NULL));

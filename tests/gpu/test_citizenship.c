@@ -1,5 +1,5 @@
 static const char help[] = "A petsc-gpuformats type as a PETSc citizen: products, inherited operations and preconditioners, against aijcusparse and seqaij.\n"
-                           "  -format cmrs|sellcs|bce: the type to test\n"
+                           "  -format cmrs|sellcs|bce|dia: the type to test\n"
                            "  -test products|inherited|pc: the part to run (default: all)\n";
 
 /*
@@ -1022,13 +1022,14 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomSetSeed(rnd, 20261125));
   PetscCall(PetscRandomSeed(rnd));
   {
-    PetscBool cmrs, sellcs, bce;
+    PetscBool cmrs, sellcs, bce, dia;
 
     PetscCall(PetscStrcmp(format, "cmrs", &cmrs));
     PetscCall(PetscStrcmp(format, "sellcs", &sellcs));
     PetscCall(PetscStrcmp(format, "bce", &bce));
-    PetscCheck(cmrs || sellcs || bce, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-format %s: cmrs, sellcs or bce", format);
-    F = cmrs ? MATSEQCMRS : (sellcs ? MATSEQSELLCS : MATSEQBCE);
+    PetscCall(PetscStrcmp(format, "dia", &dia));
+    PetscCheck(cmrs || sellcs || bce || dia, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-format %s: cmrs, sellcs, bce or dia", format);
+    F = cmrs ? MATSEQCMRS : (sellcs ? MATSEQSELLCS : (bce ? MATSEQBCE : MATSEQDIA));
     G = cmrs ? MATSEQBCE : MATSEQCMRS;
   }
   PetscCall(PetscStrcmp(test, "all", &all));

@@ -1,5 +1,5 @@
 static const char help[] = "A petsc-gpuformats type on the GPU: against its host reference and against aijcusparse, through state changes and conversions.\n"
-                           "  -format cmrs|sellcs|bce: the type to test\n";
+                           "  -format cmrs|sellcs|bce|dia: the type to test\n";
 
 /*
    One program for every format: a descriptor (Format below) names the type, its parameter variants, its
@@ -28,6 +28,7 @@ static const char help[] = "A petsc-gpuformats type on the GPU: against its host
 #include <cmrs/cmrs.h>
 #include <sellcs/sellcs.h>
 #include <bce/bce.h>
+#include <dia/dia.h>
 #include "../common/testcsr.h"
 
 static PetscRandom rnd;
@@ -44,7 +45,9 @@ typedef struct {
   PetscErrorCode (*reference)(Mat, const PetscInt *, const PetscInt *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *); /* host product */
   const char *option, *value, *othervalue;                                                                                                            /* a valid option (after the prefix -t_), checked by checkoption(), and another valid value */
   PetscErrorCode (*checkoption)(Mat);
-  const char *bad[13]; /* out-of-range options: name, value, name, value, ..., NULL */
+  const char *bad[13];           /* out-of-range options: name, value, name, value, ..., NULL */
+  PetscBool   banded;            /* the out-of-memory check's matrix on a band: the format stores only few diagonals (DIA) */
+  PetscErrorCode (*extra)(void); /* checks of the format's own (bad input), run with the options and errors; or NULL */
 } Format;
 
 /* ------------------------------------------------------------------ CMRS */
@@ -259,10 +262,180 @@ static PetscErrorCode BCECheckOption(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------------ DIA */
+static const char *dia_fills[] = {"3", "1000"};
+static PetscReal   dia_req; /* -mat_dia_max_fill of the variant; 0: not set here */
+
+/* variant v: the bound of slots per entry, the default (random matrices declined, their products aijcusparse's) or 1000
+   (most of them stored) */
+static PetscErrorCode DIAVariant(PetscInt v, char *desc, size_t len)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_dia_max_fill", dia_fills[v % 2]));
+  dia_req = atof(dia_fills[v % 2]);
+  PetscCall(PetscSNPrintf(desc, len, "at most %s slots per entry", dia_fills[v % 2]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DIAResetVariant(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_dia_max_fill"));
+  dia_req = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The diagonals the device counted are the host's; a declined matrix multiplies as CSR (exact on integer data, in any
+   order), a stored one as the host reference of DIA */
+static PetscErrorCode DIAReference(Mat A, const PetscInt *ia, const PetscInt *ja, const PetscScalar *a, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
+{
+  PetscInt  m, n, ndiag, nd;
+  PetscReal fill;
+  PetscBool declined;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(A, &m, &n));
+  PetscCall(MatDIAGetDiagonals(A, &ndiag, &fill, &declined));
+  if (m && ia[m]) {
+    PetscCall(DIACount(m, n, ia, ja, &nd));
+    PetscCheck(nd == ndiag, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the device counted %" PetscInt_FMT " diagonals, the host %" PetscInt_FMT, ndiag, nd);
+    PetscCheck(PetscAbsReal(fill - (PetscReal)nd * m / ia[m]) <= 1e-12 * fill, PETSC_COMM_SELF, PETSC_ERR_PLIB, "fill %g, expected %g", (double)fill, (double)nd * m / ia[m]);
+    PetscCheck(!dia_req || declined == (PetscBool)(fill > dia_req), PETSC_COMM_SELF, PETSC_ERR_PLIB, "fill %g with the bound %g: %s", (double)fill, (double)dia_req, declined ? "declined" : "stored");
+  } else PetscCheck(!declined, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a matrix without entries declined");
+  if (declined) {
+    for (PetscInt i = 0; i < m; i++) {
+      PetscScalar sum = 0.0;
+
+      for (PetscInt k = ia[i]; k < ia[i + 1]; k++) sum += a[k] * x[ja[k]];
+      z[i] = (y ? y[i] : 0.0) + sum;
+    }
+  } else {
+    DIAArrays F;
+
+    PetscCall(DIABuildHost(m, n, ia, ja, a, 0, &F));
+    PetscCall(DIAMultHost(&F, x, y, z));
+    PetscCall(DIADestroyHost(&F));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -t_mat_dia_max_fill 1000 on the options check's matrix (300 x 300, 30 random entries per row, about 20 slots per
+   entry): stored, where the default bound (3) and the other value (10) decline it */
+static PetscErrorCode DIACheckOption(Mat A)
+{
+  PetscReal fill;
+  PetscBool declined;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatDIAGetDiagonals(A, NULL, &fill, &declined));
+  PetscCheck(fill > 10 && !declined, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-t_mat_dia_max_fill 1000: fill %g, %s", (double)fill, declined ? "declined" : "stored");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckAgainstReference(Mat, const char *);
+static PetscErrorCode CheckAgainstCUSPARSE(Mat, Mat, const char *);
+
+/*
+   A matrix DIA cannot hold, both ways: thousands of scattered diagonals are declined at the default bound (products
+   aijcusparse's, no device memory held, new values followed), and with -mat_dia_fallback false the first product fails
+   with PETSC_ERR_SUP naming the bound, holding nothing; back to the fallback, products again. A 5-point Laplacian of a
+   60 x 50 grid is stored, on its 5 diagonals.
+*/
+static PetscErrorCode DIACheckBounds(void)
+{
+  PetscInt      *len;
+  CSR            csr;
+  Mat            H, A, B;
+  Vec            x, y;
+  PetscInt       ndiag;
+  PetscReal      fill;
+  PetscBool      declined, flg, named;
+  PetscLogDouble bytes;
+  PetscErrorCode ierr;
+  char          *msg = NULL;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(2000, &len));
+  for (PetscInt i = 0; i < 2000; i++) len[i] = 5;
+  PetscCall(CSRCreate(rnd, 2000, 2000, len, PETSC_TRUE, &csr));
+  PetscCall(CSRToMat(&csr, &H));
+  PetscCall(MatConvert(H, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatConvert(H, MATDIA, MAT_INITIAL_MATRIX, &A));
+  PetscCall(CheckAgainstCUSPARSE(A, B, "scattered diagonals, declined"));
+  PetscCall(MatDIAGetDiagonals(A, &ndiag, &fill, &declined));
+  PetscCheck(declined && ndiag > 1000 && fill > DIA_DEFAULT_MAX_FILL, PETSC_COMM_SELF, PETSC_ERR_PLIB, "2000 x 2000 with 5 random entries per row: %" PetscInt_FMT " diagonals, fill %g, %s", ndiag, (double)fill, declined ? "declined" : "stored");
+  PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
+  PetscCheck(bytes == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a declined matrix holds %g bytes of format", bytes);
+  PetscCall(PetscViewerPushFormat(PETSC_VIEWER_STDOUT_SELF, PETSC_VIEWER_ASCII_INFO));
+  PetscCall(MatView(A, PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(PetscViewerPopFormat(PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(MatScale(A, -2.0));
+  PetscCall(MatScale(B, -2.0));
+  PetscCall(CheckAgainstCUSPARSE(A, B, "scattered diagonals, declined, after MatScale"));
+
+  /* refused: an error, nothing held */
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_dia_fallback", "0"));
+  PetscCall(MatSetFromOptions(A));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MatMult(A, x, y);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_dia_fallback 0 above the bound: error %d, not PETSC_ERR_SUP", (int)ierr);
+  PetscCall(PetscErrorMessage(ierr, NULL, (void *)&msg));
+  PetscCall(PetscStrstr(msg ? msg : "", "-mat_dia_max_fill", &msg));
+  named = (PetscBool)(msg != NULL);
+  PetscCheck(named, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the refusal does not name -mat_dia_max_fill");
+  PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
+  PetscCheck(bytes == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a refused matrix holds %g bytes of format", bytes);
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_dia_fallback", "1"));
+  PetscCall(MatSetFromOptions(A));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_dia_fallback"));
+  PetscCall(CheckAgainstCUSPARSE(A, B, "scattered diagonals, declined again after the refusal"));
+  PetscCall(MatMultEqual(A, H, 3, &flg)); /* H has the values before the scaling */
+  PetscCheck(!flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the scaled matrix multiplies as the original");
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&H));
+  PetscCall(CSRDestroy(&csr));
+  PetscCall(PetscFree(len));
+
+  { /* a 5-point Laplacian: stored on 5 diagonals */
+    const PetscInt gx = 60, gy = 50;
+
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, gx * gy, gx * gy, 5, NULL, &H));
+    for (PetscInt j = 0; j < gy; j++)
+      for (PetscInt i = 0; i < gx; i++) {
+        const PetscInt r = j * gx + i;
+
+        if (j > 0) PetscCall(MatSetValue(H, r, r - gx, -1.0, INSERT_VALUES));
+        if (i > 0) PetscCall(MatSetValue(H, r, r - 1, -1.0, INSERT_VALUES));
+        PetscCall(MatSetValue(H, r, r, 4.0, INSERT_VALUES));
+        if (i < gx - 1) PetscCall(MatSetValue(H, r, r + 1, -1.0, INSERT_VALUES));
+        if (j < gy - 1) PetscCall(MatSetValue(H, r, r + gx, -1.0, INSERT_VALUES));
+      }
+    PetscCall(MatAssemblyBegin(H, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(H, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatConvert(H, MATDIA, MAT_INITIAL_MATRIX, &A));
+    PetscCall(CheckAgainstReference(A, "5-point Laplacian of a 60 x 50 grid"));
+    PetscCall(MatDIAGetDiagonals(A, &ndiag, &fill, &declined));
+    PetscCheck(ndiag == 5 && !declined && fill < 1.1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "5-point Laplacian: %" PetscInt_FMT " diagonals, fill %g, %s", ndiag, (double)fill, declined ? "declined" : "stored");
+    PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
+    PetscCheck(bytes > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the Laplacian's DIA holds no device memory");
+    PetscCall(MatDestroy(&A));
+    PetscCall(MatDestroy(&H));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "DIA: scattered diagonals declined (products aijcusparse's) or refused with an error; the Laplacian stored\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static const Format formats[] = {
-    {MATCMRS,   MATSEQCMRS,   "CMRS",   192, 1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height", "8",  "4",  CMRSCheckOption,   {"mat_cmrs_height", "3", "mat_cmrs_strips_per_warp", "3", "mat_cmrs_chunk", "31", "mat_cmrs_chunk", "8192", "mat_cmrs_long_strip", "-1", NULL}                      },
-    {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",    "16", "32", SELLCSCheckOption, {"mat_sellcs_c", "12", "mat_sellcs_sigma", "3", "mat_sellcs_threads_per_row", "3", "mat_sellcs_long_row", "-1", "mat_sellcs_refresh_threads_per_row", "64", NULL}   },
-    {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",       "32", "64", BCECheckOption,    {"mat_bce_l", "-1", "mat_bce_merge_lengths", "-1", "mat_bce_wide_entries_per_thread", "65", "mat_bce_wide_entries_per_thread", "-1", "mat_bce_wide_row", "-1", NULL}},
+    {MATCMRS,   MATSEQCMRS,   "CMRS",   192, 1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height",  "8",    "4",  CMRSCheckOption,   {"mat_cmrs_height", "3", "mat_cmrs_strips_per_warp", "3", "mat_cmrs_chunk", "31", "mat_cmrs_chunk", "8192", "mat_cmrs_long_strip", "-1", NULL},                       PETSC_FALSE, NULL          },
+    {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",     "16",   "32", SELLCSCheckOption, {"mat_sellcs_c", "12", "mat_sellcs_sigma", "3", "mat_sellcs_threads_per_row", "3", "mat_sellcs_long_row", "-1", "mat_sellcs_refresh_threads_per_row", "64", NULL},    PETSC_FALSE, NULL          },
+    {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",        "32",   "64", BCECheckOption,    {"mat_bce_l", "-1", "mat_bce_merge_lengths", "-1", "mat_bce_wide_entries_per_thread", "65", "mat_bce_wide_entries_per_thread", "-1", "mat_bce_wide_row", "-1", NULL}, PETSC_FALSE, NULL          },
+    {MATDIA,    MATSEQDIA,    "DIA",    2,   0, DIAVariant,    DIAResetVariant,    DIAReference,    "mat_dia_max_fill", "1000", "10", DIACheckOption,    {"mat_dia_max_fill", "0.5", "mat_dia_max_fill", "-1", NULL},                                                                                                          PETSC_TRUE,  DIACheckBounds},
 };
 static const Format *fmt;
 
@@ -400,6 +573,18 @@ static PetscErrorCode CheckType(Mat A, MatType type, const char *what)
   PetscCall(PetscObjectTypeCompare((PetscObject)A, type, &flg));
   PetscCall(MatGetType(A, &actual));
   PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: type %s, expected %s", what, actual, type);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Each row's entries moved onto consecutive columns around its diagonal (values kept): a band of few diagonals */
+static PetscErrorCode BandColumns(CSR *csr)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt i = 0; i < csr->m; i++) {
+    const PetscInt l = csr->rowptr[i + 1] - csr->rowptr[i], start = PetscMax(0, PetscMin(i - l / 2, csr->n - l));
+
+    for (PetscInt q = 0; q < l; q++) csr->colind[csr->rowptr[i] + q] = start + q;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1017,6 +1202,7 @@ static PetscErrorCode CheckOptionsAndErrors(void)
     PetscCall(VecDestroy(&bz));
   }
 
+  if (fmt->extra) PetscCall(fmt->extra());
   /* the matrix still works after the errors, with the parameters it had */
   PetscCall(fmt->checkoption(A));
   PetscCall(CheckAgainstReference(A, "after errors"));
@@ -1055,6 +1241,7 @@ static PetscErrorCode CheckOutOfMemory(void)
   PetscCall(PetscMalloc1(m, &len));
   for (PetscInt i = 0; i < m; i++) len[i] = 16;
   PetscCall(CSRCreate(rnd, m, m, len, PETSC_TRUE, &csr));
+  if (fmt->banded) PetscCall(BandColumns(&csr));
   PetscCall(CSRToMat(&csr, &H));
   PetscCall(MatConvert(H, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &R));
   PetscCall(MatCreateVecs(R, &x, &yr));

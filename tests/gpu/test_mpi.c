@@ -1,5 +1,5 @@
 static const char help[] = "The parallel petsc-gpuformats types against MATMPIAIJ on the CPU, on any number of MPI processes.\n"
-                           "  -format cmrs|sellcs|bce: the type to test (-mat_gpuformat_offdiag puts the off-diagonal blocks in it too,\n"
+                           "  -format cmrs|sellcs|bce|dia: the type to test (-mat_gpuformat_offdiag puts the off-diagonal blocks in it too,\n"
                            "   -mat_gpuformat_overlap runs MatMult() with the diagonal block's product during the whole scatter)\n"
                            "  -verbose: every rank names each check on stderr as it starts (to find where a run stops)\n";
 
@@ -42,6 +42,7 @@ static const char help[] = "The parallel petsc-gpuformats types against MATMPIAI
 #include <petsc/private/matimpl.h> /* type_name in messages, offloadmask */
 
 static char      format[64] = "cmrs", mpitype[128], seqtype[128];
+static PetscBool dia; /* -format dia */
 static PetscBool offdiag, overlap, verbose;
 /* the blocks take the parallel matrix's types by its next product, not at once (after MatAXPY() with a new pattern) */
 static PetscBool blocks_at_product;
@@ -389,6 +390,12 @@ static PetscErrorCode CheckProducts(Mat A, Mat R, PetscBool naninf, const char *
     PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
     PetscCall(MatGetLocalSize(Ad, &m, NULL));
     PetscCall(MatGPUFormatGetDeviceMemory(Ad, &bytes, NULL)); /* the diagonal block's alone (on A, both blocks') */
+    if (dia) {                                                /* unless DIA declined the block (-mat_dia_max_fill), whose products are then aijcusparse's */
+      PetscBool declined;
+
+      PetscCall(MatDIAGetDiagonals(Ad, NULL, NULL, &declined));
+      if (declined) bytes = 1;
+    }
     PetscCheck(!(info.nz_used > 0 && m > 0) || bytes > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the format of the diagonal block was never built", what);
   }
   PetscCall(CheckTypes(A, what)); /* and after the products */
@@ -1108,6 +1115,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_gpuformat_offdiag", &offdiag, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_gpuformat_overlap", &overlap, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-verbose", &verbose, NULL));
+  PetscCall(PetscStrcmp(format, "dia", &dia));
   PetscCall(PetscSNPrintf(mpitype, sizeof(mpitype), "mpiaijcusparse%s", format));
   PetscCall(PetscSNPrintf(seqtype, sizeof(seqtype), "seqaijcusparse%s", format));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));

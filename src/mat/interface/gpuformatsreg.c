@@ -2,6 +2,7 @@
 #include "../impls/cmrs/cmrs.h"
 #include "../impls/sellcs/sellcs.h"
 #include "../impls/bce/bce.h"
+#include "../impls/dia/dia.h"
 
 PETSC_INTERN PetscErrorCode MatGPUFormatRegisterReset_Private(void);
 
@@ -77,6 +78,30 @@ static PetscErrorCode MatCreate_MPIBCE(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*MC
+   MATMPIDIA - "mpiaijcusparsedia" - a parallel `MATMPIAIJCUSPARSE` matrix whose diagonal blocks are `MATSEQDIA` (DIA on the GPU);
+   the off-diagonal blocks too with `-mat_gpuformat_offdiag`
+
+   Options Database Keys:
++  -mat_type dia - the type on any number of processes (with `MatSetFromOptions()`)
+-  -mat_gpuformat_offdiag <bool> - the off-diagonal blocks in the format too (default false: cuSPARSE's CSR)
+
+   Level: beginner
+
+   Note:
+   `MatMult()` and `MatMultAdd()` are those of `MATMPIAIJCUSPARSE`, which overlap the scatter of the ghost values with the
+   product of the diagonal block; the format's options are read with the matrix's prefix and given to the blocks. A block
+   that DIA declines (-mat_dia_max_fill) multiplies with aijcusparse's product.
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQDIA`, `MATMPIAIJCUSPARSE`
+M*/
+static PetscErrorCode MatCreate_MPIDIA(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreate_MPIGPUFormat_Private(A, &MatDIAOps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   PetscGPUFormatsFinalizePackage - Forgets the registration done by `PetscGPUFormatsInitializePackage()`;
   called from `PetscFinalize()`
@@ -97,7 +122,7 @@ PetscErrorCode PetscGPUFormatsFinalizePackage(void)
 }
 
 /*@C
-  PetscGPUFormatsInitializePackage - Registers the matrix types of petsc-gpuformats (`MATCMRS`, `MATSELLCS`, `MATBCE`) and their
+  PetscGPUFormatsInitializePackage - Registers the matrix types of petsc-gpuformats (`MATCMRS`, `MATSELLCS`, `MATBCE`, `MATDIA`) and their
   log events; safe to call more than once
 
   Not Collective
@@ -136,6 +161,10 @@ PetscErrorCode PetscGPUFormatsInitializePackage(void)
   PetscCall(MatRegisterRootName(MATBCE, MATSEQBCE, MATMPIBCE));
   PetscCall(MatRegister(MATSEQBCE, MatCreate_SeqBCE));
   PetscCall(MatRegister(MATMPIBCE, MatCreate_MPIBCE));
+  PetscCall(MatGPUFormatRegister_Private(&MatDIAOps));
+  PetscCall(MatRegisterRootName(MATDIA, MATSEQDIA, MATMPIDIA));
+  PetscCall(MatRegister(MATSEQDIA, MatCreate_SeqDIA));
+  PetscCall(MatRegister(MATMPIDIA, MatCreate_MPIDIA));
   PetscCall(PetscRegisterFinalize(PetscGPUFormatsFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

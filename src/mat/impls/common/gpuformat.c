@@ -13,7 +13,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCUSPARSE(Mat);
 struct _MatOps   MatGPUFormatBaseOps;
 static PetscBool MatGPUFormatBaseOpsSet;
 
-#define MATGPUFORMAT_MAX 8
+#define MATGPUFORMAT_MAX 16
 static MatGPUFormatOps *MatGPUFormatList[MATGPUFORMAT_MAX];
 static PetscInt         MatGPUFormatCount;
 
@@ -481,6 +481,10 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx, Pets
   build   = (PetscBool)(!ctx->built || nzstate != ctx->nzstate || id != ctx->id);
   refresh = (PetscBool)(!build && (state != ctx->state || A->offloadmask == PETSC_OFFLOAD_CPU || (ctx->refreshpending && !defer)));
   if (!build && !refresh) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!build && ctx->declined) { /* the products are cuSPARSE's, which take the new values themselves */
+    PetscCall(PetscObjectStateGet((PetscObject)A, &ctx->state));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   ctx->refreshpending = PETSC_FALSE; /* a build takes the values; a refresh is done below or left to the product */
   if (refresh && defer && ctx->ops->multrefresh && ctx->nnz && A->rmap->n) {
     ctx->refreshpending = PETSC_TRUE; /* counted (nrefreshes, the <Title>Values event) when the product does it */
@@ -489,6 +493,7 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx, Pets
   }
   if (build) {
     PetscCall(ctx->ops->reset(ctx->fmt));
+    ctx->declined = PETSC_FALSE;
     PetscCall(MatGPUFormatNonzeros_Private(A, &ctx->nnz));
     PetscCheck(ctx->nnz <= MATGPUFORMAT_MAX_NNZ, PETSC_COMM_SELF, PETSC_ERR_SUP, "Matrix type %s supports at most %d entries, this matrix has %" PetscInt_FMT "; it can be used as MATSEQAIJCUSPARSE", ((PetscObject)A)->type_name, MATGPUFORMAT_MAX_NNZ, ctx->nnz);
     ctx->nzrows = 0;
@@ -533,6 +538,10 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx, Pets
       PetscCall(ierr);
     }
     if (build) ctx->buildtime = t1 - t0;
+    if (build && ctx->ops->declined) {
+      PetscCall(ctx->ops->declined(ctx->fmt, &ctx->declined));
+      if (ctx->declined) PetscCall(PetscInfo(A, "%s: the format declined this matrix (-mat_view ::ascii_info says why); products use cuSPARSE's CSR (aijcusparse's product) until the nonzero pattern or a parameter changes\n", ((PetscObject)A)->type_name));
+    }
     if (phases.on && !ierr) {
       char   line[1024] = "";
       size_t len;
@@ -564,6 +573,12 @@ static PetscErrorCode MatGPUFormatFallback_Private(Mat A, Mat_GPUFormat *ctx, Pe
 
   PetscFunctionBegin;
   *fallback = PETSC_FALSE;
+  if (ctx->declined && ctx->built) { /* declined at the last build, which a new pattern or parameter redoes */
+    PetscCall(MatGetNonzeroState(A, &nzstate));
+    PetscCall(PetscObjectGetId((PetscObject)A, &id));
+    *fallback = (PetscBool)(nzstate == ctx->nzstate && id == ctx->id);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!ctx->oom) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetNonzeroState(A, &nzstate));
   PetscCall(PetscObjectGetId((PetscObject)A, &id));
@@ -1022,7 +1037,10 @@ static PetscErrorCode MatView_GPUFormat(Mat A, PetscViewer viewer)
   else if (berr) PetscCall(PetscViewerASCIIPrintf(viewer, "not built: the build failed (PETSc error %d); the next product builds again and reports the error\n", (int)berr));
   else if (!ctx->built) PetscCall(PetscViewerASCIIPrintf(viewer, "not built (the matrix is bound to the CPU or not assembled)\n"));
   else if (!ctx->nnz || !A->rmap->n) PetscCall(PetscViewerASCIIPrintf(viewer, "empty matrix: products need no format\n"));
-  else {
+  else if (ctx->declined) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "not built: the format declined this matrix; products use cuSPARSE's CSR (aijcusparse's product) until the pattern or a parameter changes\n"));
+    PetscCall(ctx->ops->view(ctx->fmt, viewer));
+  } else {
     PetscLogDouble bytes, csrbytes = 12.0 * ctx->nnz + 4.0 * (A->rmap->n + 1);
     PetscBool      usepool;
 

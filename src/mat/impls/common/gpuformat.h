@@ -92,6 +92,11 @@ typedef struct {
      are first taken from the device CSR csr (the same pattern as built) and stored in the format as refresh() would;
      the common layer calls it for the first product after a values-only change instead of refresh() then mult() */
   PetscErrorCode (*multrefresh)(void *, const MatGPUFormatCSR *, const PetscScalar *, const PetscScalar *, PetscScalar *, cudaStream_t);
+  /* optional: after a successful build, whether the format declined the matrix (DIA, whose diagonals would hold more
+     padding than its bound allows) instead of building it; the common layer then multiplies with cuSPARSE's CSR
+     (aijcusparse's product) until the pattern or a parameter changes, and refreshes nothing in between. A declined
+     format holds no device memory; its view() says why it declined */
+  PetscErrorCode (*declined)(void *, PetscBool *);
 } MatGPUFormatOps;
 
 PETSC_INTERN PetscErrorCode MatGPUFormatRegister_Private(MatGPUFormatOps *);

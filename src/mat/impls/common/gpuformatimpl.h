@@ -51,6 +51,8 @@ typedef struct {
   PetscBool        paramschanged; /* a parameter changed since the build that ran out of memory */
   PetscObjectState oomnzstate;
   PetscObjectId    oomid;
+  /* the format declined the matrix of nzstate/id at its last build (ops->declined): products go through cuSPARSE's CSR */
+  PetscBool declined;
   /* parallel: what every process had when all last agreed that their blocks were built (MatGPUFormatMPIPrepare_Private()):
      the parallel nonzero state (PETSc makes it the same on every process), the blocks' ids (new blocks are made by every
      process together), and whether a collective call (a conversion, new parameters) asked for a new agreement */

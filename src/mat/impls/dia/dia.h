@@ -14,6 +14,8 @@
 #include "../common/gpuformat.h"
 
 #define DIA_ALIGN 32 /* the pitch: the rows rounded up to a multiple of 32, so that each diagonal starts a word of the mask */
+/* -mat_dia_max_fill's default: slots per entry (ndiag m / nnz) above which the device type declines a matrix */
+#define DIA_DEFAULT_MAX_FILL 3.0
 
 typedef struct {
   PetscInt     m, n, nnz;
@@ -28,3 +30,6 @@ PETSC_INTERN PetscErrorCode DIACount(PetscInt, PetscInt, const PetscInt *, const
 PETSC_INTERN PetscErrorCode DIABuildHost(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscReal, DIAArrays *);
 PETSC_INTERN PetscErrorCode DIAMultHost(const DIAArrays *, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode DIADestroyHost(DIAArrays *);
+
+PETSC_INTERN MatGPUFormatOps MatDIAOps;
+PETSC_INTERN PetscErrorCode  MatCreate_SeqDIA(Mat);
