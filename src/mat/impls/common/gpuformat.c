@@ -729,6 +729,10 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z, PetscB
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   PetscCall(MatGPUFormatFallback_Private(A, ctx, &fallback));
+  if (!fallback) {
+    PetscCall(MatGPUFormatUpdate_Private(A, ctx, PETSC_TRUE));
+    fallback = ctx->declined; /* the build just now declined the matrix */
+  }
   if (fallback) { /* cuSPARSE's product, which wants CUDA vectors whose arrays are on the device, not bound to the CPU */
     PetscBool cx, cy, cz, bx = PETSC_FALSE, by = PETSC_FALSE, bz = PETSC_FALSE;
 
@@ -743,7 +747,6 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z, PetscB
     else PetscCall(MatGPUFormatBaseOps.mult(A, x, z));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(MatGPUFormatUpdate_Private(A, ctx, PETSC_TRUE));
   if (!ctx->nnz || !A->rmap->n) {
     /* z = y, or z = 0. z's state goes up in every case, as a product's output does (through its array) on the processes
        whose blocks have entries: else a norm of the parallel vector cached before stays valid here only, and VecNorm()
@@ -815,7 +818,7 @@ PetscErrorCode MatGPUFormatMultOnStream_Private(Mat A, Vec x, Vec y, cudaStream_
   PetscCall(MatGPUFormatFallback_Private(A, ctx, &fallback));
   if (fallback) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGPUFormatUpdate_Private(A, ctx, PETSC_FALSE));
-  if (!ctx->nnz || !A->rmap->n) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ctx->declined || !ctx->nnz || !A->rmap->n) PetscFunctionReturn(PETSC_SUCCESS);
 #if !defined(MATGPUFORMAT_UNSUPPORTED_BUILD)
   {
     const PetscScalar *xa;

@@ -8,7 +8,8 @@
 #include <petsc/private/petscimpl.h>
 #include <thrust/scan.h>
 
-#define DIA_BLOCK 256 /* threads per CUDA block, a row each */
+#define DIA_BLOCK  256 /* threads per CUDA block, a row each */
+#define DIA_UNROLL 8   /* diagonals whose loads a thread of the product issues together */
 
 typedef struct {
   /* parameters */
@@ -147,8 +148,11 @@ __global__ static void dia_refresh_kernel(int m, int pitch, int ndiag, const uns
 
 /*
    z = A x (ADD false) or z = y + A x (y may equal z): a thread per row adds its entries in increasing column (diagonal
-   order), each where its slot's mask bit is set, so padding never multiplies x. With REFRESH (sorted rows), the values
-   come from the CSR in the same walk and are stored as dia_refresh_kernel() stores them.
+   order), each where its slot's mask bit is set, so padding never multiplies x. DIA_UNROLL diagonals at a time: their
+   mask words first, then every load of the entries present (predicated, none waiting for another), then the sums in
+   order; a slot without an entry adds 0 x 0, which leaves the sum as it is (never -0: it starts at +0). With REFRESH
+   (sorted rows), the values come from the CSR, the row's k-th entry on its k-th diagonal with a bit, and are stored as
+   dia_refresh_kernel() stores them.
 */
 template <bool ADD, bool REFRESH>
 __global__ static void __launch_bounds__(DIA_BLOCK) dia_mult_kernel(int m, int pitch, int ndiag, const int *__restrict__ offsets, const unsigned *__restrict__ mask, PetscScalar *__restrict__ val, const int *__restrict__ rowptr, const PetscScalar *__restrict__ csrval, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
@@ -159,17 +163,27 @@ __global__ static void __launch_bounds__(DIA_BLOCK) dia_mult_kernel(int m, int p
     PetscScalar sum = 0.0;
     int         k   = REFRESH ? rowptr[r] : 0;
 
-#pragma unroll 4
-    for (int d = 0; d < ndiag; d++) {
-      if (__ldg(mask + (size_t)d * words + r / 32) >> (r & 31) & 1u) {
-        PetscScalar v;
+    for (int d0 = 0; d0 < ndiag; d0 += DIA_UNROLL) {
+      PetscScalar v[DIA_UNROLL], xv[DIA_UNROLL];
+      bool        b[DIA_UNROLL];
 
-        if (REFRESH) {
-          v                          = csrval[k++];
-          val[(size_t)d * pitch + r] = v;
-        } else v = __ldg(val + (size_t)d * pitch + r);
-        sum += v * __ldg(x + r + __ldg(offsets + d));
+#pragma unroll
+      for (int j = 0; j < DIA_UNROLL; j++) b[j] = d0 + j < ndiag && (__ldg(mask + (size_t)(d0 + j) * words + r / 32) >> (r & 31) & 1u);
+#pragma unroll
+      for (int j = 0; j < DIA_UNROLL; j++) {
+        const size_t slot = (size_t)(d0 + j) * pitch + r;
+
+        v[j] = xv[j] = 0.0;
+        if (b[j]) {
+          if (REFRESH) {
+            v[j]      = csrval[k++];
+            val[slot] = v[j];
+          } else v[j] = __ldg(val + slot);
+          xv[j] = __ldg(x + r + __ldg(offsets + d0 + j));
+        }
       }
+#pragma unroll
+      for (int j = 0; j < DIA_UNROLL; j++) sum += v[j] * xv[j];
     }
     z[r] = ADD ? y[r] + sum : sum;
   }
