@@ -8,8 +8,7 @@
 #include <petsc/private/petscimpl.h>
 #include <thrust/scan.h>
 
-#define DIA_BLOCK  256 /* threads per CUDA block, a row each */
-#define DIA_UNROLL 8   /* diagonals whose loads a thread of the product issues together */
+#define DIA_BLOCK 256 /* threads per CUDA block, a row each */
 
 typedef struct {
   /* parameters */
@@ -148,43 +147,58 @@ __global__ static void dia_refresh_kernel(int m, int pitch, int ndiag, const uns
 
 /*
    z = A x (ADD false) or z = y + A x (y may equal z): a thread per row adds its entries in increasing column (diagonal
-   order), each where its slot's mask bit is set, so padding never multiplies x. DIA_UNROLL diagonals at a time: their
-   mask words first, then every load of the entries present (predicated, none waiting for another), then the sums in
-   order; a slot without an entry adds 0 x 0, which leaves the sum as it is (never -0: it starts at +0). With REFRESH
-   (sorted rows), the values come from the CSR, the row's k-th entry on its k-th diagonal with a bit, and are stored as
+   order), each where its slot's mask bit is set, so padding never multiplies x. The rows of a warp share their mask
+   words: where the next 4 diagonals are full for all 32 rows (a stencil's inside), the warp loads their 4 entries and x
+   values without a test, all before the first sum; elsewhere each slot is tested. With REFRESH (sorted rows), the
+   values come from the CSR, the row's k-th entry on its k-th diagonal with a bit, and are stored as
    dia_refresh_kernel() stores them.
 */
+/* Entry j of a row: with REFRESH the next value of its CSR row (k), stored in the slot too; else the slot's value */
+template <bool REFRESH>
+__device__ __forceinline__ static PetscScalar dia_value(PetscScalar *__restrict__ val, size_t slot, const PetscScalar *__restrict__ csrval, int k)
+{
+  if (!REFRESH) return __ldg(val + slot);
+  {
+    const PetscScalar v = csrval[k];
+
+    val[slot] = v;
+    return v;
+  }
+}
+
 template <bool ADD, bool REFRESH>
 __global__ static void __launch_bounds__(DIA_BLOCK) dia_mult_kernel(int m, int pitch, int ndiag, const int *__restrict__ offsets, const unsigned *__restrict__ mask, PetscScalar *__restrict__ val, const int *__restrict__ rowptr, const PetscScalar *__restrict__ csrval, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
 {
   const size_t words = (size_t)pitch / 32;
 
   for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x) {
-    PetscScalar sum = 0.0;
-    int         k   = REFRESH ? rowptr[r] : 0;
+    const unsigned  bit = 1u << (r & 31);
+    const unsigned *mw  = mask + r / 32;
+    PetscScalar     sum = 0.0;
+    int             k = REFRESH ? rowptr[r] : 0, d = 0;
 
-    for (int d0 = 0; d0 < ndiag; d0 += DIA_UNROLL) {
-      PetscScalar v[DIA_UNROLL], xv[DIA_UNROLL];
-      bool        b[DIA_UNROLL];
+    for (; d + 4 <= ndiag; d += 4) {
+      const unsigned w0 = __ldg(mw + (size_t)d * words), w1 = __ldg(mw + (size_t)(d + 1) * words), w2 = __ldg(mw + (size_t)(d + 2) * words), w3 = __ldg(mw + (size_t)(d + 3) * words);
+      const size_t   s0 = (size_t)d * pitch + r;
 
-#pragma unroll
-      for (int j = 0; j < DIA_UNROLL; j++) b[j] = d0 + j < ndiag && (__ldg(mask + (size_t)(d0 + j) * words + r / 32) >> (r & 31) & 1u);
-#pragma unroll
-      for (int j = 0; j < DIA_UNROLL; j++) {
-        const size_t slot = (size_t)(d0 + j) * pitch + r;
+      if ((w0 & w1 & w2 & w3) == 0xffffffffu) { /* the same words for the whole warp: no divergence */
+        const PetscScalar v0 = dia_value<REFRESH>(val, s0, csrval, k), v1 = dia_value<REFRESH>(val, s0 + pitch, csrval, k + 1), v2 = dia_value<REFRESH>(val, s0 + 2 * (size_t)pitch, csrval, k + 2), v3 = dia_value<REFRESH>(val, s0 + 3 * (size_t)pitch, csrval, k + 3);
+        const PetscScalar x0 = __ldg(x + r + __ldg(offsets + d)), x1 = __ldg(x + r + __ldg(offsets + d + 1)), x2 = __ldg(x + r + __ldg(offsets + d + 2)), x3 = __ldg(x + r + __ldg(offsets + d + 3));
 
-        v[j] = xv[j] = 0.0;
-        if (b[j]) {
-          if (REFRESH) {
-            v[j]      = csrval[k++];
-            val[slot] = v[j];
-          } else v[j] = __ldg(val + slot);
-          xv[j] = __ldg(x + r + __ldg(offsets + d0 + j));
-        }
+        k += 4;
+        sum += v0 * x0;
+        sum += v1 * x1;
+        sum += v2 * x2;
+        sum += v3 * x3;
+      } else {
+        if (w0 & bit) sum += dia_value<REFRESH>(val, s0, csrval, k++) * __ldg(x + r + __ldg(offsets + d));
+        if (w1 & bit) sum += dia_value<REFRESH>(val, s0 + pitch, csrval, k++) * __ldg(x + r + __ldg(offsets + d + 1));
+        if (w2 & bit) sum += dia_value<REFRESH>(val, s0 + 2 * (size_t)pitch, csrval, k++) * __ldg(x + r + __ldg(offsets + d + 2));
+        if (w3 & bit) sum += dia_value<REFRESH>(val, s0 + 3 * (size_t)pitch, csrval, k++) * __ldg(x + r + __ldg(offsets + d + 3));
       }
-#pragma unroll
-      for (int j = 0; j < DIA_UNROLL; j++) sum += v[j] * xv[j];
     }
+    for (; d < ndiag; d++)
+      if (__ldg(mw + (size_t)d * words) & bit) sum += dia_value<REFRESH>(val, (size_t)d * pitch + r, csrval, k++) * __ldg(x + r + __ldg(offsets + d));
     z[r] = ADD ? y[r] + sum : sum;
   }
 }
