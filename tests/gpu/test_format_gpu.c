@@ -263,7 +263,7 @@ static PetscErrorCode BCECheckOption(Mat A)
 }
 
 /* ------------------------------------------------------------------ DIA */
-static const char *dia_fills[] = {"3", "1000"};
+static const char *dia_fills[] = {"2.5", "1000"};
 static PetscReal   dia_req; /* -mat_dia_max_fill of the variant; 0: not set here */
 
 /* variant v: the bound of slots per entry, the default (random matrices declined, their products aijcusparse's) or 1000
@@ -320,7 +320,7 @@ static PetscErrorCode DIAReference(Mat A, const PetscInt *ia, const PetscInt *ja
 }
 
 /* -t_mat_dia_max_fill 1000 on the options check's matrix (300 x 300, 30 random entries per row, about 20 slots per
-   entry): stored, where the default bound (3) and the other value (10) decline it */
+   entry): stored, where the default bound (2.5) and the other value (10) decline it */
 static PetscErrorCode DIACheckOption(Mat A)
 {
   PetscReal fill;

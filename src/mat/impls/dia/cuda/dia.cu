@@ -443,7 +443,7 @@ MatGPUFormatOps MatDIAOps = {"dia", "DIA", MATSEQDIA, MATMPIDIA, DIACreate, DIAC
 
    Options Database Keys:
 +  -mat_type dia - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
-.  -mat_dia_max_fill <r> - slots per entry (diagonals x rows / entries) above which the matrix is declined; 0 for no bound (default 3)
+.  -mat_dia_max_fill <r> - slots per entry (diagonals x rows / entries) above which the matrix is declined; 0 for no bound (default 2.5)
 -  -mat_dia_fallback <bool> - a declined matrix multiplies with aijcusparse's product (default true); false: an error
 
    Level: beginner
