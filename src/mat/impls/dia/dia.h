@@ -15,7 +15,8 @@
 
 #define DIA_ALIGN 32 /* the pitch: the rows rounded up to a multiple of 32, so that each diagonal starts a word of the mask */
 /* -mat_dia_max_fill's default: slots per entry (ndiag m / nnz) above which the device type declines a matrix. On an H200
-   (bench/results/h200/dia.md) DIA was 1.29 times aijcusparse at 1.8 slots per entry, 1.04 times at 2.65 */
+   (bench/results/h200/dia.md) DIA was 1.35 times aijcusparse at 1.80 slots per entry, 1.09 times at 2.65 (with 1.63 times
+   its memory, and SELL-C-sigma faster), 0.94 times at 4.09 */
 #define DIA_DEFAULT_MAX_FILL 2.5
 
 typedef struct {
