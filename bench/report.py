@@ -13,7 +13,9 @@ nonzeros, entry (and the resulting type), median time per product, GFLOP/s, frac
 bandwidth reached by the CSR traffic model, speedup against aijcusparse on the same matrix and
 device, build time in products, device memory of the format against CSR, and the correctness check.
 After the table, the geometric mean of each entry's speedup against aijcusparse over the matrices
-where both have correct records, with the number of matrices it covers.
+where both have correct records, with the number of matrices it covers; then, where the records have them, the table
+against the faster PETSc type, the refreshes, the builds, and the bytes per entry of each format (stored, moved by the
+traffic model: its arrays, x and y once; and what the copy bandwidth moves in the measured time).
 Records with a "status" (timeout, failed) are shown as such in the section of their device; when
 they carry no device they go to the devices of records from the same file.
 """
@@ -274,7 +276,7 @@ def print_builds(data):
     print()
 
 
-OUR_TYPES = ("cmrs", "sellcs", "bce")  # the default entries of our types
+OUR_TYPES = ("cmrs", "sellcs", "bce", "dia")  # the default entries of our types
 PEER_TYPE = "seqsellcuda"
 
 
@@ -397,6 +399,7 @@ def print_device(device, records):
     print_peer_table(data)
     print_value_changes(data)
     print_builds(data)
+    print_bytes_per_entry(data)
     print_interleaved(inter)
 
 
@@ -447,6 +450,35 @@ def print_commit_comparison(device, records):
                 cell += f" / {statistics.median(rs):.0f}" if rs else " / –"
             cells.append(cell)
         print(f"| {md(matrix or '?')} | {md(entry)} | " + " | ".join(cells) + " |")
+    print()
+
+
+def print_bytes_per_entry(data):
+    """Bytes per entry of each format (issue 18): the device arrays it reads in a product (device_bytes: the CSR's for
+    aijcusparse), with x and y once (8 n + 8 m), over the entries; and what the measured time would move at the copy
+    bandwidth, per entry (the product's speed in the unit of the model). A format below the CSR's first figure moves
+    fewer bytes than any CSR product can."""
+    rows = [r for r in data if r.get("device_bytes") is not None and r.get("nnz") and r.get("median_us") and r.get("copy_bw_GBs")]
+    if not rows:
+        return
+    print(
+        "Bytes per entry: stored (the format's device arrays, the CSR's for aijcusparse) and moved by the model (the arrays, "
+        "x and y once), over the entries; and the bytes the copy bandwidth moves in the measured time, per entry:\n"
+    )
+    print("| matrix | nnz | type / entry | stored B/entry | model B/entry | CSR model B/entry | at the copy bandwidth B/entry |")
+    print("|---|---:|---|---:|---:|---:|---:|")
+    for rec in rows:
+        nnz, vecs = rec["nnz"], 8.0 * (rec.get("rows", 0) + rec.get("cols", 0))
+        csr = rec.get("csr_bytes")
+        at_bw = rec["median_us"] * 1e-6 * rec["copy_bw_GBs"] * 1e9 / nnz
+        if rec["device_bytes"] > 0 or rec.get("type") == REFERENCE_TYPE:
+            stored, model = f"{rec['device_bytes'] / nnz:.2f}", f"{(rec['device_bytes'] + vecs) / nnz:.2f}"
+        else:  # no format held: declined (DIA's bound) or not built; the products were aijcusparse's
+            stored, model = "none (aijcusparse's product)", "–"
+        print(
+            f"| {md(rec.get('matrix', '?'))} | {fmt(nnz, ',')} | {entry_label(rec)} | {stored} | {model} | "
+            f"{fmt((csr + vecs) / nnz if csr is not None else None, '.2f')} | {at_bw:.2f} |"
+        )
     print()
 
 

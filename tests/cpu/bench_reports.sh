@@ -143,6 +143,25 @@ PY
 python3 "$bench/report.py" "$work/spmv.jsonl" > "$work/spmv.md"
 expect "$work/spmv.md" '^\| m1 \| 1,000 \| 5,000 \| 100\.0 \| 80\.0 \| sellcs \| 90\.0 \| 1\.11 \| \*\*0\.89\*\* \|$' "report.py: the fastest of ours against the faster PETSc type"
 expect "$work/spmv.md" 'Geometric mean over 1 matrices: 1\.11 against aijcusparse, 0\.89 against' "report.py: one matrix with sellcuda"
+# report.py's bytes per entry: m3 of 1,000 x 1,000 with 4,000 entries, aijcusparse's CSR 52,004 bytes (13.00 stored,
+# (52,004 + 16,000) / 4,000 = 17.00 moved), dia 32,000 bytes (8.00 and 12.00) at 10 us and 4,000 GB/s (at the copy
+# bandwidth: 10e-6 s x 4e12 B/s / 4,000 = 10,000.00; aijcusparse at 20 us 20,000.00), and a declined dia (no device bytes: aijcusparse's product); dia is one of ours against sellcuda (1.25)
+python3 - "$work/bytes.jsonl" <<'PY'
+import json, sys
+def rec(entry, typ, t, dev):
+    return json.dumps(dict(device="GPU", commit="c0ffee0", dirty=False, matrix="m3", rows=1000, cols=1000, nnz=4000, entry=entry, type=typ,
+                           median_us=t, correct=True, copy_bw_GBs=4000.0, device_bytes=dev, csr_bytes=52004))
+with open(sys.argv[1], "w") as f:
+    f.write(rec("aijcusparse", "seqaijcusparse", 20.0, 52004) + "\n")
+    f.write(rec("dia", "seqaijcusparsedia", 10.0, 32000) + "\n")
+    f.write(rec("dia/mat_dia_max_fill=1", "seqaijcusparsedia", 20.0, 0) + "\n")
+    f.write(rec("sellcuda", "seqsellcuda", 12.5, None) + "\n")
+PY
+python3 "$bench/report.py" "$work/bytes.jsonl" > "$work/bytes.md"
+expect "$work/bytes.md" '^\| m3 \| 4,000 \| aijcusparse \(seqaijcusparse\) \| 13\.00 \| 17\.00 \| 17\.00 \| 20000\.00 \|$' "report.py: aijcusparse's bytes per entry"
+expect "$work/bytes.md" '^\| m3 \| 4,000 \| dia \(seqaijcusparsedia\) \| 8\.00 \| 12\.00 \| 17\.00 \| 10000\.00 \|$' "report.py: a format's bytes per entry"
+expect "$work/bytes.md" "^\\| m3 \\| 4,000 \\| dia/mat_dia_max_fill=1 \\(seqaijcusparsedia\\) \\| none \\(aijcusparse's product\\) \\| – \\|" "report.py: a declined format holds no bytes"
+expect "$work/bytes.md" '^\| m3 \| 1,000 \| 4,000 \| 20\.0 \| 12\.5 \| dia \| 10\.0 \| 2\.00 \| 1\.25 \|$' "report.py: dia among our types against the faster PETSc type"
 # report.py with records of bench_spmv -interleave: apart from the entries' own (m1's sellcs 90 us above stays 0.89), in
 # a section of their own: m1 interleaved aijcusparse 100 (and 120 in another run: 110 the median), sellcuda 60, sellcs 50
 # (2.20 against aijcusparse, 1.20 against sellcuda), bce 75
