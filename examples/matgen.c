@@ -874,7 +874,7 @@ const char *const MatGenKinds[] = {"lap2d5", "lap3d7", "lap3d27", "banded", "lon
 PetscErrorCode MatGenFromOptions(Mat *A, char name[], size_t namelen, char params[], size_t paramslen)
 {
   PetscEnum   kind = MATRIX_LAP2D5;
-  PetscInt    grid = 2048, grid_z = 0, rows = 1000000, diagonals = 9, stride = 1000,  cols = 0, width = 50, short_len = 4, long_rows = 4, long_len = 100000, seed = 0, scale = 21, edge_factor = 16, circuit_long_rows = 16, circuit_long_len = 5000, neighbours = 26, dense_rows = 4;
+  PetscInt    grid = 2048, grid_z = 0, rows = 1000000, diagonals = 9, stride = 1000, cols = 0, width = 50, short_len = 4, long_rows = 4, long_len = 100000, seed = 0, scale = 21, edge_factor = 16, circuit_long_rows = 16, circuit_long_len = 5000, neighbours = 26, dense_rows = 4;
   PetscReal   fraction = 0.5, occupancy = 0.5;
   char        file[PETSC_MAX_PATH_LEN] = "";
   PetscBool   flg_file;
