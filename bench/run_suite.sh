@@ -3,7 +3,8 @@
 # R-MAT at three scales), refresh (products right after a change of values, every format), small (matrices of 4k to
 # 100k rows and under 1M entries, where a product is a few microseconds: launch latency and the last partial wave) or
 # peers (every large matrix of cmrs, sellcs, bce and rmat, our types at their defaults against both PETSc GPU types)
-# or dia (issue 18: the stencils and matrices of rising fill, every type).
+# dia (issue 18: the stencils and matrices of rising fill, every type) or hyb (issue 18: HYB and ELL on the irregular
+# matrices and two stencils).
 #
 # Run on a GPU host from the project root after the build:
 #   bench/run_suite.sh cmrs
@@ -152,12 +153,24 @@ dia) # issue 18: DIA on the DMDA stencils (4M rows, 1M for the 27-point one) aga
     "diagonals -rows 4000000 -diagonals 9 -occupancy 0.15"
   )
   ;;
+hyb) # issue 18: HYB and ELL (each with and without reading the ELL padding) against every type on the irregular matrices
+  # of the suite (circuit-like, LP-like, R-MAT; HYB's target: level with the best current type) and two stencils
+  TYPES="aijcusparse,cmrs,sellcs,bce,hyb,hyb/mat_hyb_read_padding=1,ell,ell/mat_ell_read_padding=1"
+  MATRICES=(
+    "circuit -rows 4000000"
+    "lp1 -rows 4000000"
+    "rmat -scale 20 -edge_factor 16"
+    "rmat -scale 22 -edge_factor 16"
+    "lap2d5 -grid 2048"
+    "lap3d27 -grid 100"
+  )
+  ;;
 refresh) # products right after a change of values (value_change_us), the formats' value refresh included
   TYPES="aijcusparse,cmrs,sellcs,bce"
   MATRICES=("${SELLCS_MATRICES[@]}")
   ;;
 *)
-  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh, small, peers, dia)" >&2
+  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh, small, peers, dia, hyb)" >&2
   exit 2
   ;;
 esac

@@ -56,6 +56,32 @@ M*/
 #define MATSEQDIA "seqaijcusparsedia"
 #define MATMPIDIA "mpiaijcusparsedia"
 
+/*MC
+   MATHYB - "hyb" - root name of the HYB (ELL and COO) GPU matrix type.
+   It resolves to `MATSEQHYB` on one MPI process and to `MATMPIHYB` (a `MATMPIAIJCUSPARSE` whose diagonal blocks are
+   `MATSEQHYB`) on several.
+
+   Level: beginner
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQHYB`, `MATELL`, `MATSEQAIJCUSPARSE`
+M*/
+#define MATHYB    "hyb"
+#define MATSEQHYB "seqaijcusparsehyb"
+#define MATMPIHYB "mpiaijcusparsehyb"
+
+/*MC
+   MATELL - "ell" - root name of the ELL GPU matrix type.
+   It resolves to `MATSEQELL` on one MPI process and to `MATMPIELL` (a `MATMPIAIJCUSPARSE` whose diagonal blocks are
+   `MATSEQELL`) on several.
+
+   Level: beginner
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQELL`, `MATHYB`, `MATSEQAIJCUSPARSE`
+M*/
+#define MATELL    "ell"
+#define MATSEQELL "seqaijcusparseell"
+#define MATMPIELL "mpiaijcusparseell"
+
 PETSC_EXTERN PetscErrorCode PetscGPUFormatsInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGPUFormatsFinalizePackage(void);
 
@@ -69,6 +95,8 @@ PETSC_EXTERN PetscErrorCode MatBCEGetPartition(Mat, PetscInt *, PetscInt *, Pets
 PETSC_EXTERN PetscErrorCode MatBCEGetWideRows(Mat, PetscInt *, PetscInt *);
 
 PETSC_EXTERN PetscErrorCode MatDIAGetDiagonals(Mat, PetscInt *, PetscReal *, PetscBool *);
+
+PETSC_EXTERN PetscErrorCode MatHYBGetWidth(Mat, PetscInt *, PetscInt *, PetscBool *);
 
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetDeviceMemory(Mat, PetscLogDouble *, PetscLogDouble *);
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetBuildTime(Mat, PetscLogDouble *);

@@ -1,5 +1,5 @@
 static const char help[] = "A petsc-gpuformats type as a PETSc citizen: products, inherited operations and preconditioners, against aijcusparse and seqaij.\n"
-                           "  -format cmrs|sellcs|bce|dia: the type to test\n"
+                           "  -format cmrs|sellcs|bce|dia|hyb|ell: the type to test\n"
                            "  -test products|inherited|pc: the part to run (default: all)\n";
 
 /*
@@ -1022,15 +1022,19 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomSetSeed(rnd, 20261125));
   PetscCall(PetscRandomSeed(rnd));
   {
-    PetscBool cmrs, sellcs, bce, dia;
+    const char *names[] = {"cmrs", "sellcs", "bce", "dia", "hyb", "ell"};
+    MatType     types[] = {MATSEQCMRS, MATSEQSELLCS, MATSEQBCE, MATSEQDIA, MATSEQHYB, MATSEQELL};
 
-    PetscCall(PetscStrcmp(format, "cmrs", &cmrs));
-    PetscCall(PetscStrcmp(format, "sellcs", &sellcs));
-    PetscCall(PetscStrcmp(format, "bce", &bce));
-    PetscCall(PetscStrcmp(format, "dia", &dia));
-    PetscCheck(cmrs || sellcs || bce || dia, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-format %s: cmrs, sellcs, bce or dia", format);
-    F = cmrs ? MATSEQCMRS : (sellcs ? MATSEQSELLCS : (bce ? MATSEQBCE : MATSEQDIA));
-    G = cmrs ? MATSEQBCE : MATSEQCMRS;
+    F = NULL;
+    G = MATSEQCMRS;
+    for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(names); i++) {
+      PetscBool match;
+
+      PetscCall(PetscStrcmp(format, names[i], &match));
+      if (match) F = types[i];
+      if (match && i == 0) G = MATSEQBCE; /* another of ours than the one under test */
+    }
+    PetscCheck(F, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-format %s: cmrs, sellcs, bce, dia, hyb or ell", format);
   }
   PetscCall(PetscStrcmp(test, "all", &all));
   {

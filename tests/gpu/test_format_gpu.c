@@ -1,5 +1,5 @@
 static const char help[] = "A petsc-gpuformats type on the GPU: against its host reference and against aijcusparse, through state changes and conversions.\n"
-                           "  -format cmrs|sellcs|bce|dia: the type to test\n";
+                           "  -format cmrs|sellcs|bce|dia|hyb|ell: the type to test\n";
 
 /*
    One program for every format: a descriptor (Format below) names the type, its parameter variants, its
@@ -29,6 +29,7 @@ static const char help[] = "A petsc-gpuformats type on the GPU: against its host
 #include <sellcs/sellcs.h>
 #include <bce/bce.h>
 #include <dia/dia.h>
+#include <hyb/hyb.h>
 #include "../common/testcsr.h"
 
 static PetscRandom rnd;
@@ -262,6 +263,87 @@ static PetscErrorCode BCECheckOption(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------------ formats that may decline a matrix (DIA, ELL) */
+/* The CSR product in the CSR's order: what a declined matrix multiplies as (aijcusparse's product), exact on integer data
+   in any order */
+static void CSRProduct(PetscInt m, const PetscInt *ia, const PetscInt *ja, const PetscScalar *a, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
+{
+  for (PetscInt i = 0; i < m; i++) {
+    PetscScalar sum = 0.0;
+
+    for (PetscInt k = ia[i]; k < ia[i + 1]; k++) sum += a[k] * x[ja[k]];
+    z[i] = (y ? y[i] : 0.0) + sum;
+  }
+}
+
+static PetscErrorCode CheckAgainstReference(Mat, const char *);
+static PetscErrorCode CheckAgainstCUSPARSE(Mat, Mat, const char *);
+
+/*
+   A matrix that the format (type, its options -mat_<name>_fallback) cannot hold, both ways: declined at the default
+   bound (declined() says so; products aijcusparse's, no device memory held, new values followed), and with fallback
+   false the first product fails with PETSC_ERR_SUP naming -mat_<name>_max_fill, holding nothing; back to the fallback,
+   products again. len: the rows' lengths (random columns) of the m x m matrix.
+*/
+static PetscErrorCode CheckDeclinedBothWays(MatType type, const char *name, PetscInt m, const PetscInt *len, PetscErrorCode (*declined)(Mat, PetscBool *), const char *what)
+{
+  CSR            csr;
+  Mat            H, A, B;
+  Vec            x, y;
+  PetscBool      flg, named;
+  PetscLogDouble bytes;
+  PetscErrorCode ierr;
+  char          *msg = NULL, fallback[64], bound[64];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(fallback, sizeof(fallback), "-mat_%s_fallback", name));
+  PetscCall(PetscSNPrintf(bound, sizeof(bound), "-mat_%s_max_fill", name));
+  PetscCall(CSRCreate(rnd, m, m, len, PETSC_TRUE, &csr));
+  PetscCall(CSRToMat(&csr, &H));
+  PetscCall(MatConvert(H, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatConvert(H, type, MAT_INITIAL_MATRIX, &A));
+  PetscCall(CheckAgainstCUSPARSE(A, B, what));
+  PetscCall(declined(A, &flg));
+  PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: not declined", what);
+  PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
+  PetscCheck(bytes == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: a declined matrix holds %g bytes of format", what, bytes);
+  PetscCall(PetscViewerPushFormat(PETSC_VIEWER_STDOUT_SELF, PETSC_VIEWER_ASCII_INFO));
+  PetscCall(MatView(A, PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(PetscViewerPopFormat(PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(MatScale(A, -2.0));
+  PetscCall(MatScale(B, -2.0));
+  PetscCall(CheckAgainstCUSPARSE(A, B, what));
+
+  /* refused: an error, nothing held */
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(PetscOptionsSetValue(NULL, fallback, "0"));
+  PetscCall(MatSetFromOptions(A));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MatMult(A, x, y);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s, %s 0: error %d, not PETSC_ERR_SUP", what, fallback, (int)ierr);
+  PetscCall(PetscErrorMessage(ierr, NULL, (void *)&msg));
+  PetscCall(PetscStrstr(msg ? msg : "", bound, &msg));
+  named = (PetscBool)(msg != NULL);
+  PetscCheck(named, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the refusal does not name %s", what, bound);
+  PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
+  PetscCheck(bytes == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: a refused matrix holds %g bytes of format", what, bytes);
+  PetscCall(PetscOptionsSetValue(NULL, fallback, "1"));
+  PetscCall(MatSetFromOptions(A));
+  PetscCall(PetscOptionsClearValue(NULL, fallback));
+  PetscCall(CheckAgainstCUSPARSE(A, B, what));
+  PetscCall(MatMultEqual(A, H, 3, &flg)); /* H has the values before the scaling */
+  PetscCheck(!flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the scaled matrix multiplies as the original", what);
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&H));
+  PetscCall(CSRDestroy(&csr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ------------------------------------------------------------------ DIA */
 static const char *dia_fills[] = {"2.5", "1000"};
 static PetscReal   dia_req; /* -mat_dia_max_fill of the variant; 0: not set here */
@@ -285,8 +367,8 @@ static PetscErrorCode DIAResetVariant(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The diagonals the device counted are the host's; a declined matrix multiplies as CSR (exact on integer data, in any
-   order), a stored one as the host reference of DIA */
+/* The diagonals the device counted are the host's; a declined matrix multiplies as CSR, a stored one as the host
+   reference of DIA */
 static PetscErrorCode DIAReference(Mat A, const PetscInt *ia, const PetscInt *ja, const PetscScalar *a, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
 {
   PetscInt  m, n, ndiag, nd;
@@ -302,14 +384,8 @@ static PetscErrorCode DIAReference(Mat A, const PetscInt *ia, const PetscInt *ja
     PetscCheck(PetscAbsReal(fill - (PetscReal)nd * m / ia[m]) <= 1e-12 * fill, PETSC_COMM_SELF, PETSC_ERR_PLIB, "fill %g, expected %g", (double)fill, (double)nd * m / ia[m]);
     PetscCheck(!dia_req || declined == (PetscBool)(fill > dia_req), PETSC_COMM_SELF, PETSC_ERR_PLIB, "fill %g with the bound %g: %s", (double)fill, (double)dia_req, declined ? "declined" : "stored");
   } else PetscCheck(!declined, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a matrix without entries declined");
-  if (declined) {
-    for (PetscInt i = 0; i < m; i++) {
-      PetscScalar sum = 0.0;
-
-      for (PetscInt k = ia[i]; k < ia[i + 1]; k++) sum += a[k] * x[ja[k]];
-      z[i] = (y ? y[i] : 0.0) + sum;
-    }
-  } else {
+  if (declined) CSRProduct(m, ia, ja, a, x, y, z);
+  else {
     DIAArrays F;
 
     PetscCall(DIABuildHost(m, n, ia, ja, a, 0, &F));
@@ -332,76 +408,28 @@ static PetscErrorCode DIACheckOption(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CheckAgainstReference(Mat, const char *);
-static PetscErrorCode CheckAgainstCUSPARSE(Mat, Mat, const char *);
+static PetscErrorCode DIADeclined(Mat A, PetscBool *declined)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatDIAGetDiagonals(A, NULL, NULL, declined));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-/*
-   A matrix DIA cannot hold, both ways: thousands of scattered diagonals are declined at the default bound (products
-   aijcusparse's, no device memory held, new values followed), and with -mat_dia_fallback false the first product fails
-   with PETSC_ERR_SUP naming the bound, holding nothing; back to the fallback, products again. A 5-point Laplacian of a
-   60 x 50 grid is stored, on its 5 diagonals.
-*/
+/* Thousands of scattered diagonals (2000 x 2000, 5 random entries per row), declined or refused; a 5-point Laplacian of a
+   60 x 50 grid stored on its 5 diagonals */
 static PetscErrorCode DIACheckBounds(void)
 {
-  PetscInt      *len;
-  CSR            csr;
-  Mat            H, A, B;
-  Vec            x, y;
-  PetscInt       ndiag;
+  PetscInt      *len, ndiag;
   PetscReal      fill;
-  PetscBool      declined, flg, named;
+  PetscBool      declined;
+  Mat            H, A;
   PetscLogDouble bytes;
-  PetscErrorCode ierr;
-  char          *msg = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(2000, &len));
   for (PetscInt i = 0; i < 2000; i++) len[i] = 5;
-  PetscCall(CSRCreate(rnd, 2000, 2000, len, PETSC_TRUE, &csr));
-  PetscCall(CSRToMat(&csr, &H));
-  PetscCall(MatConvert(H, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
-  PetscCall(MatConvert(H, MATDIA, MAT_INITIAL_MATRIX, &A));
-  PetscCall(CheckAgainstCUSPARSE(A, B, "scattered diagonals, declined"));
-  PetscCall(MatDIAGetDiagonals(A, &ndiag, &fill, &declined));
-  PetscCheck(declined && ndiag > 1000 && fill > DIA_DEFAULT_MAX_FILL, PETSC_COMM_SELF, PETSC_ERR_PLIB, "2000 x 2000 with 5 random entries per row: %" PetscInt_FMT " diagonals, fill %g, %s", ndiag, (double)fill, declined ? "declined" : "stored");
-  PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
-  PetscCheck(bytes == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a declined matrix holds %g bytes of format", bytes);
-  PetscCall(PetscViewerPushFormat(PETSC_VIEWER_STDOUT_SELF, PETSC_VIEWER_ASCII_INFO));
-  PetscCall(MatView(A, PETSC_VIEWER_STDOUT_SELF));
-  PetscCall(PetscViewerPopFormat(PETSC_VIEWER_STDOUT_SELF));
-  PetscCall(MatScale(A, -2.0));
-  PetscCall(MatScale(B, -2.0));
-  PetscCall(CheckAgainstCUSPARSE(A, B, "scattered diagonals, declined, after MatScale"));
-
-  /* refused: an error, nothing held */
-  PetscCall(MatCreateVecs(A, &x, &y));
-  PetscCall(VecSet(x, 1.0));
-  PetscCall(PetscOptionsSetValue(NULL, "-mat_dia_fallback", "0"));
-  PetscCall(MatSetFromOptions(A));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = MatMult(A, x, y);
-  PetscCall(PetscPopErrorHandler());
-  PetscCheck(ierr == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_dia_fallback 0 above the bound: error %d, not PETSC_ERR_SUP", (int)ierr);
-  PetscCall(PetscErrorMessage(ierr, NULL, (void *)&msg));
-  PetscCall(PetscStrstr(msg ? msg : "", "-mat_dia_max_fill", &msg));
-  named = (PetscBool)(msg != NULL);
-  PetscCheck(named, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the refusal does not name -mat_dia_max_fill");
-  PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
-  PetscCheck(bytes == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a refused matrix holds %g bytes of format", bytes);
-  PetscCall(PetscOptionsSetValue(NULL, "-mat_dia_fallback", "1"));
-  PetscCall(MatSetFromOptions(A));
-  PetscCall(PetscOptionsClearValue(NULL, "-mat_dia_fallback"));
-  PetscCall(CheckAgainstCUSPARSE(A, B, "scattered diagonals, declined again after the refusal"));
-  PetscCall(MatMultEqual(A, H, 3, &flg)); /* H has the values before the scaling */
-  PetscCheck(!flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the scaled matrix multiplies as the original");
-  PetscCall(VecDestroy(&x));
-  PetscCall(VecDestroy(&y));
-  PetscCall(MatDestroy(&A));
-  PetscCall(MatDestroy(&B));
-  PetscCall(MatDestroy(&H));
-  PetscCall(CSRDestroy(&csr));
+  PetscCall(CheckDeclinedBothWays(MATDIA, "dia", 2000, len, DIADeclined, "DIA, scattered diagonals"));
   PetscCall(PetscFree(len));
-
   { /* a 5-point Laplacian: stored on 5 diagonals */
     const PetscInt gx = 60, gy = 50;
 
@@ -431,11 +459,144 @@ static PetscErrorCode DIACheckBounds(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------------ HYB and ELL */
+static const char *hyb_widths[] = {"0", "1", "3"}, *ell_fills[] = {"2", "1000"}, *hyb_pads[] = {"0", "1"};
+
+/* HYB's variant v: the width (the rule, 1, 3) x padding read or not */
+static PetscErrorCode HYBVariant(PetscInt v, char *desc, size_t len)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_hyb_width", hyb_widths[v % 3]));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_hyb_read_padding", hyb_pads[(v / 3) % 2]));
+  PetscCall(PetscSNPrintf(desc, len, "width %s (0: the paper's rule), padding read %s", hyb_widths[v % 3], hyb_pads[(v / 3) % 2]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ELL's variant v: the bound of slots per entry (the default 2, or 1000) x padding read or not */
+static PetscErrorCode ELLVariant(PetscInt v, char *desc, size_t len)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_ell_max_fill", ell_fills[v % 2]));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_ell_read_padding", hyb_pads[(v / 2) % 2]));
+  PetscCall(PetscSNPrintf(desc, len, "at most %s slots per entry, padding read %s", ell_fills[v % 2], hyb_pads[(v / 2) % 2]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HYBResetVariant(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_hyb_width"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_hyb_read_padding"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_ell_max_fill"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_ell_read_padding"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The width the device used (the one set, the paper's rule, or ELL's longest row; the options read with A's prefix, as
+   A reads them) and its COO part are the host's; a declined ELL matrix multiplies as CSR, a stored one as the host
+   reference of HYB */
+static PetscErrorCode HYBReference(Mat A, const PetscInt *ia, const PetscInt *ja, const PetscScalar *a, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
+{
+  PetscInt    m, n, width, ncoo, expect = 0, maxlen = 0, hyb_req = 0;
+  PetscReal   ell_req = ELL_DEFAULT_MAX_FILL;
+  PetscBool   declined, ell;
+  const char *prefix;
+  HYBArrays   F;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(A, &m, &n));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQELL, &ell));
+  PetscCall(MatGetOptionsPrefix(A, &prefix));
+  PetscCall(PetscOptionsGetInt(NULL, prefix, "-mat_hyb_width", &hyb_req, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, prefix, "-mat_ell_max_fill", &ell_req, NULL));
+  PetscCall(MatHYBGetWidth(A, &width, &ncoo, &declined));
+  for (PetscInt i = 0; i < m; i++) maxlen = PetscMax(maxlen, ia[i + 1] - ia[i]);
+  if (m && ia[m]) {
+    if (ell) expect = maxlen;
+    else if (hyb_req) expect = PetscMin(hyb_req, maxlen);
+    else PetscCall(HYBDefaultWidth(m, ia, &expect));
+    PetscCheck(width == expect, PETSC_COMM_SELF, PETSC_ERR_PLIB, "width %" PetscInt_FMT ", expected %" PetscInt_FMT, width, expect);
+    PetscCheck(!ell || !ell_req || declined == (PetscBool)((PetscReal)width * m / ia[m] > ell_req), PETSC_COMM_SELF, PETSC_ERR_PLIB, "ELL width %" PetscInt_FMT " with the bound %g: %s", width, (double)ell_req, declined ? "declined" : "stored");
+  } else PetscCheck(!declined && !width, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a matrix without entries: width %" PetscInt_FMT ", %s", width, declined ? "declined" : "stored");
+  if (declined) {
+    CSRProduct(m, ia, ja, a, x, y, z);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(HYBBuildHost(m, n, ia, ja, a, width, &F));
+  PetscCheck(F.ncoo == ncoo, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the device's COO part has %" PetscInt_FMT " entries, the host's %" PetscInt_FMT, ncoo, F.ncoo);
+  PetscCall(HYBMultHost(&F, x, y, z));
+  PetscCall(HYBDestroyHost(&F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -t_mat_hyb_width 7 on the options check's matrix (300 x 300, 30 entries per row): 7 ELL slots, 23 per row in COO */
+static PetscErrorCode HYBCheckOption(Mat A)
+{
+  PetscInt width, ncoo;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatHYBGetWidth(A, &width, &ncoo, NULL));
+  PetscCheck(width == 7 && ncoo == 300 * 23, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-t_mat_hyb_width 7: width %" PetscInt_FMT ", %" PetscInt_FMT " entries in COO", width, ncoo);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -t_mat_ell_max_fill 1000 on the options check's matrix (rows of 30): width 30, stored */
+static PetscErrorCode ELLCheckOption(Mat A)
+{
+  PetscInt  width, ncoo;
+  PetscBool declined;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatHYBGetWidth(A, &width, &ncoo, &declined));
+  PetscCheck(width == 30 && !ncoo && !declined, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-t_mat_ell_max_fill 1000: width %" PetscInt_FMT ", %" PetscInt_FMT " entries in COO, %s", width, ncoo, declined ? "declined" : "stored");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ELLDeclined(Mat A, PetscBool *declined)
+{
+  PetscFunctionBeginUser;
+  PetscCall(MatHYBGetWidth(A, NULL, NULL, declined));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ELL of a matrix with one dense row (2000 x 2000, rows of 3 and one of 2000: 500 slots per entry), declined or refused;
+   HYB holds the same matrix with the long row in COO */
+static PetscErrorCode ELLCheckBounds(void)
+{
+  PetscInt *len;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(2000, &len));
+  for (PetscInt i = 0; i < 2000; i++) len[i] = 3;
+  len[777] = 2000;
+  PetscCall(CheckDeclinedBothWays(MATELL, "ell", 2000, len, ELLDeclined, "ELL, one dense row"));
+  {
+    CSR      csr;
+    Mat      H, A;
+    PetscInt width, ncoo;
+
+    PetscCall(CSRCreate(rnd, 2000, 2000, len, PETSC_TRUE, &csr));
+    PetscCall(CSRToMat(&csr, &H));
+    PetscCall(MatConvert(H, MATHYB, MAT_INITIAL_MATRIX, &A));
+    PetscCall(CheckAgainstReference(A, "HYB, one dense row"));
+    PetscCall(MatHYBGetWidth(A, &width, &ncoo, NULL));
+    PetscCheck(width == 3 && ncoo == 1997, PETSC_COMM_SELF, PETSC_ERR_PLIB, "HYB, one dense row: width %" PetscInt_FMT ", %" PetscInt_FMT " entries in COO", width, ncoo);
+    PetscCall(MatDestroy(&A));
+    PetscCall(MatDestroy(&H));
+    PetscCall(CSRDestroy(&csr));
+  }
+  PetscCall(PetscFree(len));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ELL: a dense row declined (products aijcusparse's) or refused with an error; HYB holds it in COO\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static const Format formats[] = {
     {MATCMRS,   MATSEQCMRS,   "CMRS",   192, 1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height",  "8",    "4",  CMRSCheckOption,   {"mat_cmrs_height", "3", "mat_cmrs_strips_per_warp", "3", "mat_cmrs_chunk", "31", "mat_cmrs_chunk", "8192", "mat_cmrs_long_strip", "-1", NULL},                       PETSC_FALSE, NULL          },
     {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",     "16",   "32", SELLCSCheckOption, {"mat_sellcs_c", "12", "mat_sellcs_sigma", "3", "mat_sellcs_threads_per_row", "3", "mat_sellcs_long_row", "-1", "mat_sellcs_refresh_threads_per_row", "64", NULL},    PETSC_FALSE, NULL          },
     {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",        "32",   "64", BCECheckOption,    {"mat_bce_l", "-1", "mat_bce_merge_lengths", "-1", "mat_bce_wide_entries_per_thread", "65", "mat_bce_wide_entries_per_thread", "-1", "mat_bce_wide_row", "-1", NULL}, PETSC_FALSE, NULL          },
     {MATDIA,    MATSEQDIA,    "DIA",    2,   0, DIAVariant,    DIAResetVariant,    DIAReference,    "mat_dia_max_fill", "1000", "10", DIACheckOption,    {"mat_dia_max_fill", "0.5", "mat_dia_max_fill", "-1", NULL},                                                                                                          PETSC_TRUE,  DIACheckBounds},
+    {MATHYB,    MATSEQHYB,    "HYB",    6,   0, HYBVariant,    HYBResetVariant,    HYBReference,    "mat_hyb_width",    "7",    "9",  HYBCheckOption,    {"mat_hyb_width", "-1", NULL},                                                                                                                                        PETSC_FALSE, NULL          },
+    {MATELL,    MATSEQELL,    "ELL",    4,   0, ELLVariant,    HYBResetVariant,    HYBReference,    "mat_ell_max_fill", "1000", "10", ELLCheckOption,    {"mat_ell_max_fill", "0.5", "mat_ell_max_fill", "-1", NULL},                                                                                                          PETSC_FALSE, ELLCheckBounds},
 };
 static const Format *fmt;
 

@@ -3,6 +3,7 @@
 #include "../impls/sellcs/sellcs.h"
 #include "../impls/bce/bce.h"
 #include "../impls/dia/dia.h"
+#include "../impls/hyb/hyb.h"
 
 PETSC_INTERN PetscErrorCode MatGPUFormatRegisterReset_Private(void);
 
@@ -102,6 +103,53 @@ static PetscErrorCode MatCreate_MPIDIA(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*MC
+   MATMPIHYB - "mpiaijcusparsehyb" - a parallel `MATMPIAIJCUSPARSE` matrix whose diagonal blocks are `MATSEQHYB` (HYB on the GPU);
+   the off-diagonal blocks too with `-mat_gpuformat_offdiag`
+
+   Options Database Keys:
++  -mat_type hyb - the type on any number of processes (with `MatSetFromOptions()`)
+-  -mat_gpuformat_offdiag <bool> - the off-diagonal blocks in the format too (default false: cuSPARSE's CSR)
+
+   Level: beginner
+
+   Note:
+   `MatMult()` and `MatMultAdd()` are those of `MATMPIAIJCUSPARSE`, which overlap the scatter of the ghost values with the
+   product of the diagonal block; the format's options are read with the matrix's prefix and given to the blocks.
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQHYB`, `MATMPIAIJCUSPARSE`
+M*/
+static PetscErrorCode MatCreate_MPIHYB(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreate_MPIGPUFormat_Private(A, &MatHYBOps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   MATMPIELL - "mpiaijcusparseell" - a parallel `MATMPIAIJCUSPARSE` matrix whose diagonal blocks are `MATSEQELL` (ELL on the GPU);
+   the off-diagonal blocks too with `-mat_gpuformat_offdiag`
+
+   Options Database Keys:
++  -mat_type ell - the type on any number of processes (with `MatSetFromOptions()`)
+-  -mat_gpuformat_offdiag <bool> - the off-diagonal blocks in the format too (default false: cuSPARSE's CSR)
+
+   Level: beginner
+
+   Note:
+   `MatMult()` and `MatMultAdd()` are those of `MATMPIAIJCUSPARSE`, which overlap the scatter of the ghost values with the
+   product of the diagonal block; the format's options are read with the matrix's prefix and given to the blocks. A
+   block that ELL declines (-mat_ell_max_fill) multiplies with aijcusparse's product.
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQELL`, `MATMPIAIJCUSPARSE`
+M*/
+static PetscErrorCode MatCreate_MPIELL(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreate_MPIGPUFormat_Private(A, &MatELLOps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   PetscGPUFormatsFinalizePackage - Forgets the registration done by `PetscGPUFormatsInitializePackage()`;
   called from `PetscFinalize()`
@@ -122,7 +170,7 @@ PetscErrorCode PetscGPUFormatsFinalizePackage(void)
 }
 
 /*@C
-  PetscGPUFormatsInitializePackage - Registers the matrix types of petsc-gpuformats (`MATCMRS`, `MATSELLCS`, `MATBCE`, `MATDIA`) and their
+  PetscGPUFormatsInitializePackage - Registers the matrix types of petsc-gpuformats (`MATCMRS`, `MATSELLCS`, `MATBCE`, `MATDIA`, `MATHYB`, `MATELL`) and their
   log events; safe to call more than once
 
   Not Collective
@@ -165,6 +213,14 @@ PetscErrorCode PetscGPUFormatsInitializePackage(void)
   PetscCall(MatRegisterRootName(MATDIA, MATSEQDIA, MATMPIDIA));
   PetscCall(MatRegister(MATSEQDIA, MatCreate_SeqDIA));
   PetscCall(MatRegister(MATMPIDIA, MatCreate_MPIDIA));
+  PetscCall(MatGPUFormatRegister_Private(&MatHYBOps));
+  PetscCall(MatRegisterRootName(MATHYB, MATSEQHYB, MATMPIHYB));
+  PetscCall(MatRegister(MATSEQHYB, MatCreate_SeqHYB));
+  PetscCall(MatRegister(MATMPIHYB, MatCreate_MPIHYB));
+  PetscCall(MatGPUFormatRegister_Private(&MatELLOps));
+  PetscCall(MatRegisterRootName(MATELL, MATSEQELL, MATMPIELL));
+  PetscCall(MatRegister(MATSEQELL, MatCreate_SeqELL));
+  PetscCall(MatRegister(MATMPIELL, MatCreate_MPIELL));
   PetscCall(PetscRegisterFinalize(PetscGPUFormatsFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -5,19 +5,17 @@
 #include "hyb.h"
 
 /*
-   The paper's width (section 2.4): the largest K such that at least m / HYB_ELL_SHARE rows have K entries or more (an
-   ELL column is worth its padding while that many rows fill it; ELL is taken to be about 3 times faster than COO per
-   entry). 0 for a matrix without entries.
+   The paper's width (section 2.4) from the histogram of the row lengths (count[l]: the rows of l entries, l = 0 ..
+   maxlen): the largest K such that at least m / HYB_ELL_SHARE rows have K entries or more (an ELL column is worth its
+   padding while that many rows fill it; ELL is taken to be about 3 times faster than COO per entry). 0 for a matrix
+   without entries. The device build counts the lengths on the GPU and calls this too.
 */
-PetscErrorCode HYBDefaultWidth(PetscInt m, const PetscInt *rowptr, PetscInt *width)
+PetscErrorCode HYBWidthFromCounts(PetscInt m, PetscInt maxlen, const PetscInt *count, PetscInt *width)
 {
-  PetscInt maxlen = 0, *count, atleast = 0;
+  PetscInt atleast = 0;
 
   PetscFunctionBegin;
   *width = 0;
-  for (PetscInt i = 0; i < m; i++) maxlen = PetscMax(maxlen, rowptr[i + 1] - rowptr[i]);
-  PetscCall(PetscCalloc1(maxlen + 1, &count));
-  for (PetscInt i = 0; i < m; i++) count[rowptr[i + 1] - rowptr[i]]++;
   for (PetscInt k = maxlen; k >= 1; k--) { /* atleast: the rows of k entries or more */
     atleast += count[k];
     if (HYB_ELL_SHARE * (PetscLogDouble)atleast >= (PetscLogDouble)m) {
@@ -25,6 +23,19 @@ PetscErrorCode HYBDefaultWidth(PetscInt m, const PetscInt *rowptr, PetscInt *wid
       break;
     }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The paper's width of an m-row CSR matrix */
+PetscErrorCode HYBDefaultWidth(PetscInt m, const PetscInt *rowptr, PetscInt *width)
+{
+  PetscInt maxlen = 0, *count;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < m; i++) maxlen = PetscMax(maxlen, rowptr[i + 1] - rowptr[i]);
+  PetscCall(PetscCalloc1(maxlen + 1, &count));
+  for (PetscInt i = 0; i < m; i++) count[rowptr[i + 1] - rowptr[i]]++;
+  PetscCall(HYBWidthFromCounts(m, maxlen, count, width));
   PetscCall(PetscFree(count));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -13,6 +13,9 @@
 
 #define HYB_ALIGN     32  /* the ELL pitch: the rows rounded up to a multiple of 32 */
 #define HYB_ELL_SHARE 3.0 /* the paper's rule: an ELL column pays while at least 1 / HYB_ELL_SHARE of the rows fill it */
+/* -mat_ell_max_fill's default: ELL slots per entry (width m / nnz) above which the ELL type declines a matrix; not yet
+   measured on a GPU (CSR moves 12 bytes per entry, an ELL slot 12 too, read or not) */
+#define ELL_DEFAULT_MAX_FILL 2.0
 
 typedef struct {
   PetscInt     m, n, nnz;
@@ -25,7 +28,12 @@ typedef struct {
   PetscScalar *coo_val;           /* ncoo */
 } HYBArrays;
 
+PETSC_INTERN PetscErrorCode HYBWidthFromCounts(PetscInt, PetscInt, const PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode HYBDefaultWidth(PetscInt, const PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode HYBBuildHost(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscInt, HYBArrays *);
 PETSC_INTERN PetscErrorCode HYBMultHost(const HYBArrays *, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode HYBDestroyHost(HYBArrays *);
+
+PETSC_INTERN MatGPUFormatOps MatHYBOps, MatELLOps;
+PETSC_INTERN PetscErrorCode  MatCreate_SeqHYB(Mat);
+PETSC_INTERN PetscErrorCode  MatCreate_SeqELL(Mat);
