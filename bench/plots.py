@@ -10,6 +10,8 @@ For the default entry of every type (no "/option=value") against aijcusparse on 
   speedup_sigma.png  speedup against the standard deviation of the row lengths sigma (log scale)
   build.png          format build time in products, per matrix
   memory.png         device memory of the format over the CSR arrays, per matrix
+  bytes_per_entry.png  bytes a product moves per entry by the traffic model (the format's device arrays, x and y once;
+                     the CSR's for aijcusparse), per matrix, as report.py's table
 """
 
 import json
@@ -114,6 +116,7 @@ def main():
     scatter("speedup_sigma.png", "row_std", "standard deviation of the row lengths sigma")
     bars("build.png", lambda r, s: r.get("build_products"), "build time in products")
     bars("memory.png", lambda r, s: r["device_bytes"] / r["csr_bytes"] if r.get("device_bytes") and r.get("csr_bytes") else None, "device memory over CSR", 1.0)
+    bars("bytes_per_entry.png", lambda r, s: (r["device_bytes"] + 8.0 * (r.get("rows", 0) + r.get("cols", 0))) / r["nnz"] if r.get("device_bytes") and r.get("nnz") else None, "bytes moved per entry (model)")
     print(f"plots of {len(entries)} entries on {len(matrices)} matrices in {outdir}")
     return 0
 
