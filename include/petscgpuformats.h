@@ -100,4 +100,5 @@ PETSC_EXTERN PetscErrorCode MatHYBGetWidth(Mat, PetscInt *, PetscInt *, PetscBoo
 
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetDeviceMemory(Mat, PetscLogDouble *, PetscLogDouble *);
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetBuildTime(Mat, PetscLogDouble *);
+PETSC_EXTERN PetscErrorCode MatGPUFormatGetDeclined(Mat, PetscBool *);
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetStreamAlloc(Mat, PetscBool *);

@@ -281,11 +281,11 @@ static PetscErrorCode CheckAgainstCUSPARSE(Mat, Mat, const char *);
 
 /*
    A matrix that the format (type, its options -mat_<name>_fallback) cannot hold, both ways: declined at the default
-   bound (declined() says so; products aijcusparse's, no device memory held, new values followed), and with fallback
+   bound (MatGPUFormatGetDeclined() says so; products aijcusparse's, no device memory held, new values followed), and with fallback
    false the first product fails with PETSC_ERR_SUP naming -mat_<name>_max_fill, holding nothing; back to the fallback,
    products again. len: the rows' lengths (random columns) of the m x m matrix.
 */
-static PetscErrorCode CheckDeclinedBothWays(MatType type, const char *name, PetscInt m, const PetscInt *len, PetscErrorCode (*declined)(Mat, PetscBool *), const char *what)
+static PetscErrorCode CheckDeclinedBothWays(MatType type, const char *name, PetscInt m, const PetscInt *len, const char *what)
 {
   CSR            csr;
   Mat            H, A, B;
@@ -303,7 +303,7 @@ static PetscErrorCode CheckDeclinedBothWays(MatType type, const char *name, Pets
   PetscCall(MatConvert(H, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
   PetscCall(MatConvert(H, type, MAT_INITIAL_MATRIX, &A));
   PetscCall(CheckAgainstCUSPARSE(A, B, what));
-  PetscCall(declined(A, &flg));
+  PetscCall(MatGPUFormatGetDeclined(A, &flg));
   PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: not declined", what);
   PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
   PetscCheck(bytes == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: a declined matrix holds %g bytes of format", what, bytes);
@@ -408,13 +408,6 @@ static PetscErrorCode DIACheckOption(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode DIADeclined(Mat A, PetscBool *declined)
-{
-  PetscFunctionBeginUser;
-  PetscCall(MatDIAGetDiagonals(A, NULL, NULL, declined));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Thousands of scattered diagonals (2000 x 2000, 5 random entries per row), declined or refused; a 5-point Laplacian of a
    60 x 50 grid stored on its 5 diagonals */
 static PetscErrorCode DIACheckBounds(void)
@@ -428,7 +421,7 @@ static PetscErrorCode DIACheckBounds(void)
   PetscFunctionBeginUser;
   PetscCall(PetscMalloc1(2000, &len));
   for (PetscInt i = 0; i < 2000; i++) len[i] = 5;
-  PetscCall(CheckDeclinedBothWays(MATDIA, "dia", 2000, len, DIADeclined, "DIA, scattered diagonals"));
+  PetscCall(CheckDeclinedBothWays(MATDIA, "dia", 2000, len, "DIA, scattered diagonals"));
   PetscCall(PetscFree(len));
   { /* a 5-point Laplacian: stored on 5 diagonals */
     const PetscInt gx = 60, gy = 50;
@@ -552,13 +545,6 @@ static PetscErrorCode ELLCheckOption(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ELLDeclined(Mat A, PetscBool *declined)
-{
-  PetscFunctionBeginUser;
-  PetscCall(MatHYBGetWidth(A, NULL, NULL, declined));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* ELL of a matrix with one dense row (2000 x 2000, rows of 3 and one of 2000: 500 slots per entry), declined or refused;
    HYB holds the same matrix with the long row in COO */
 static PetscErrorCode ELLCheckBounds(void)
@@ -569,7 +555,7 @@ static PetscErrorCode ELLCheckBounds(void)
   PetscCall(PetscMalloc1(2000, &len));
   for (PetscInt i = 0; i < 2000; i++) len[i] = 3;
   len[777] = 2000;
-  PetscCall(CheckDeclinedBothWays(MATELL, "ell", 2000, len, ELLDeclined, "ELL, one dense row"));
+  PetscCall(CheckDeclinedBothWays(MATELL, "ell", 2000, len, "ELL, one dense row"));
   {
     CSR      csr;
     Mat      H, A;

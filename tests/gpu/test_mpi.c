@@ -42,7 +42,6 @@ static const char help[] = "The parallel petsc-gpuformats types against MATMPIAI
 #include <petsc/private/matimpl.h> /* type_name in messages, offloadmask */
 
 static char      format[64] = "cmrs", mpitype[128], seqtype[128];
-static PetscBool dia; /* -format dia */
 static PetscBool offdiag, overlap, verbose;
 /* the blocks take the parallel matrix's types by its next product, not at once (after MatAXPY() with a new pattern) */
 static PetscBool blocks_at_product;
@@ -280,7 +279,7 @@ static PetscErrorCode OverlapCount(Mat A, PetscBool *skip, long count[2])
 }
 
 /* With -mat_gpuformat_overlap, around one MatMult(): it ran with MatMult()'s own scatter, and on the first process (where
-   its diagonal block has entries, not declined by DIA) with that block on its own stream: the count went up by one, or is 1 after a new
+   its diagonal block has entries, not declined by its format) with that block on its own stream: the count went up by one, or is 1 after a new
    set-up */
 static PetscErrorCode CheckOverlap(Mat A, const long before[2], const long after[2], const char *what)
 {
@@ -298,10 +297,10 @@ static PetscErrorCode CheckOverlap(Mat A, const long before[2], const long after
     PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
     PetscCall(MatGetLocalSize(Ad, &m, NULL));
     empty = !(info.nz_used > 0 && m > 0);
-    if (!empty && dia) { /* a block that DIA declined multiplies with aijcusparse's product, as an empty one with none */
+    if (!empty) { /* a block that the format declined multiplies with aijcusparse's product, as an empty one with none */
       PetscBool declined;
 
-      PetscCall(MatDIAGetDiagonals(Ad, NULL, NULL, &declined));
+      PetscCall(MatGPUFormatGetDeclined(Ad, &declined));
       empty = declined ? 1 : 0;
     }
   }
@@ -396,10 +395,10 @@ static PetscErrorCode CheckProducts(Mat A, Mat R, PetscBool naninf, const char *
     PetscCall(MatGetInfo(Ad, MAT_LOCAL, &info));
     PetscCall(MatGetLocalSize(Ad, &m, NULL));
     PetscCall(MatGPUFormatGetDeviceMemory(Ad, &bytes, NULL)); /* the diagonal block's alone (on A, both blocks') */
-    if (dia) {                                                /* unless DIA declined the block (-mat_dia_max_fill), whose products are then aijcusparse's */
+    {                                                         /* unless the format declined the block (DIA, ELL: their bound), whose products are then aijcusparse's */
       PetscBool declined;
 
-      PetscCall(MatDIAGetDiagonals(Ad, NULL, NULL, &declined));
+      PetscCall(MatGPUFormatGetDeclined(Ad, &declined));
       if (declined) bytes = 1;
     }
     PetscCheck(!(info.nz_used > 0 && m > 0) || bytes > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the format of the diagonal block was never built", what);
@@ -1121,7 +1120,6 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_gpuformat_offdiag", &offdiag, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_gpuformat_overlap", &overlap, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-verbose", &verbose, NULL));
-  PetscCall(PetscStrcmp(format, "dia", &dia));
   PetscCall(PetscSNPrintf(mpitype, sizeof(mpitype), "mpiaijcusparse%s", format));
   PetscCall(PetscSNPrintf(seqtype, sizeof(seqtype), "seqaijcusparse%s", format));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));

@@ -1229,6 +1229,42 @@ PetscErrorCode MatGPUFormatGetDeviceMemory(Mat A, PetscLogDouble *bytes, PetscLo
 }
 
 /*@
+  MatGPUFormatGetDeclined - Whether the GPU format of a petsc-gpuformats matrix declined it at its last build (DIA, ELL:
+  more slots per entry than their bound), so that its products are `MATSEQAIJCUSPARSE`'s
+
+  Not Collective
+
+  Input Parameter:
+. A - a matrix of a petsc-gpuformats type (of a parallel type: its diagonal block on this process)
+
+  Output Parameter:
+. declined - `PETSC_TRUE` when the last build declined the matrix and neither its nonzero pattern nor a parameter has
+  changed since; `PETSC_FALSE` before the first product and for the formats that never decline
+
+  Level: intermediate
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQDIA`, `MATSEQELL`, `MatGPUFormatGetDeviceMemory()`
+@*/
+PetscErrorCode MatGPUFormatGetDeclined(Mat A, PetscBool *declined)
+{
+  Mat_GPUFormat *ctx;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(declined, 2);
+  PetscCall(MatGPUFormatRequireCtx_Private(A, &ctx));
+  if (ctx->mpi) {
+    Mat Ad;
+
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+    ctx = NULL;
+    if (Ad) PetscCall(MatGPUFormatGetCtx_Private(Ad, &ctx)); /* NULL while the block is not yet in the format */
+  }
+  *declined = (PetscBool)(ctx && ctx->built && ctx->declined);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   MatGPUFormatGetBuildTime - Wall-clock time of the last construction of the GPU format of a
   petsc-gpuformats matrix
 

@@ -276,11 +276,12 @@ static PetscErrorCode HYBBuild(void *fmt, const MatGPUFormatCSR *csr)
   d->pitch  = (d->m + HYB_ALIGN - 1) / HYB_ALIGN * HYB_ALIGN;
   mark      = hc->scratch.n;
 
-  /* the width: the longest row's (ELL), the one set, or the paper's rule from the histogram of the row lengths */
-  if (hc->ell) d->width = csr->stats.maxlen;
-  else if (hc->width) d->width = hc->width;
-  else {
-    PetscInt *count, *hcount;
+  /* the width: the longest row's (ELL), the one set, or the paper's rule; HYB's width and COO size come from the histogram
+     of the row lengths, the build's one round trip */
+  d->width = hc->ell ? csr->stats.maxlen : PetscMin(hc->width ? hc->width : csr->stats.maxlen, csr->stats.maxlen); /* past the longest row: padding only */
+  if (!hc->ell && (!hc->width || hc->width < csr->stats.maxlen)) {
+    PetscInt  *count, *hcount;
+    PetscInt64 ncoo = 0;
 
     PetscCall(MatGPUFormatScratchMalloc_Private(&hc->scratch, title, (size_t)(csr->stats.maxlen + 1) * sizeof(PetscInt), (void **)&count));
     PetscCallCUDA(cudaMemsetAsync(count, 0, (size_t)(csr->stats.maxlen + 1) * sizeof(PetscInt), csr->stream));
@@ -289,11 +290,13 @@ static PetscErrorCode HYBBuild(void *fmt, const MatGPUFormatCSR *csr)
     PetscCall(PetscMalloc1(csr->stats.maxlen + 1, &hcount));
     PetscCallCUDA(cudaMemcpyAsync(hcount, count, (size_t)(csr->stats.maxlen + 1) * sizeof(PetscInt), cudaMemcpyDeviceToHost, csr->stream));
     PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-    PetscCall(HYBWidthFromCounts(d->m, csr->stats.maxlen, hcount, &d->width));
-    PetscCall(PetscFree(hcount));
     PetscCall(MatGPUFormatScratchRelease_Private(&hc->scratch, mark));
+    if (!hc->width) PetscCall(HYBWidthFromCounts(d->m, csr->stats.maxlen, hcount, &d->width));
+    for (PetscInt l = d->width + 1; l <= csr->stats.maxlen; l++) ncoo += (PetscInt64)hcount[l] * (l - d->width);
+    PetscCall(PetscFree(hcount));
+    d->ncoo       = (PetscInt)ncoo; /* at most the entries */
+    hc->ncoowarps = (d->ncoo + 32 * HYB_WINDOWS - 1) / (32 * HYB_WINDOWS);
   }
-  d->width = PetscMin(d->width, csr->stats.maxlen); /* a width past the longest row would only hold padding */
   hc->fill = (PetscReal)d->width * (PetscReal)d->m / (PetscReal)d->nnz;
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "width"));
   if (hc->ell && hc->maxfill > 0 && hc->fill > hc->maxfill) {
@@ -306,21 +309,15 @@ static PetscErrorCode HYBBuild(void *fmt, const MatGPUFormatCSR *csr)
   }
   PetscCheck((PetscInt64)d->width * d->pitch <= PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: %" PetscInt_FMT " slots per row of %" PetscInt_FMT " rows exceed the format's 32-bit slot count; use another type", title, d->width, d->pitch);
 
-  /* the COO part's size: the build's (second) round trip */
-  if (!hc->ell && d->width < csr->stats.maxlen) {
-    int ncoo;
-
+  /* each row's first COO place, for the fill (no round trip: the size is known) */
+  if (d->ncoo) {
     PetscCall(MatGPUFormatScratchMalloc_Private(&hc->scratch, title, (size_t)(d->m + 1) * sizeof(int), (void **)&first));
     hyb_coo_count_kernel<<<MatGPUFormatGrid(d->m, HYB_BLOCK), HYB_BLOCK, 0, csr->stream>>>((int)d->m, (int)d->width, csr->rowptr, first);
     PetscCallCUDA(cudaGetLastError());
     PetscCallCUDA(cudaMemsetAsync(first + d->m, 0, sizeof(int), csr->stream));
     MatGPUFormatCallThrust(thrust::exclusive_scan(MatGPUFormatThrustPolicy(csr->stream), first, first + d->m + 1, first));
-    PetscCallCUDA(cudaMemcpyAsync(&ncoo, first + d->m, sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
-    PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-    d->ncoo       = ncoo;
-    hc->ncoowarps = (d->ncoo + 32 * HYB_WINDOWS - 1) / (32 * HYB_WINDOWS);
   }
-  PetscCall(MatGPUFormatBuildPhase_Private(csr, "COO size"));
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "COO offsets"));
 
   /* every array in one allocation */
   {
