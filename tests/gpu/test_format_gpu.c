@@ -1244,6 +1244,7 @@ static PetscErrorCode CheckOptionsAndErrors(void)
   CSR            csr;
   Mat            H, A;
   Vec            x, y, hx, hy;
+  PetscBool      same;
   PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
@@ -1288,7 +1289,8 @@ static PetscErrorCode CheckOptionsAndErrors(void)
     PetscCall(SetTestOption(fmt->bad[i], fmt->bad[i + 1]));
     ierr = MatSetFromOptions(A);
     PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-%s %s gave error %d", fmt->bad[i], fmt->bad[i + 1], (int)ierr);
-    PetscCall(SetTestOption(fmt->bad[i], NULL));
+    PetscCall(PetscStrcmp(fmt->bad[i], fmt->option, &same));
+    PetscCall(SetTestOption(fmt->bad[i], same ? fmt->value : NULL)); /* the value the matrix keeps, for the references */
   }
   { /* MAT_REUSE_MATRIX from a matrix of the same sizes and entry count but another pattern (the transpose): an error */
     Mat Ht, Bt;
@@ -1301,7 +1303,6 @@ static PetscErrorCode CheckOptionsAndErrors(void)
     PetscCall(MatDestroy(&Ht));
   }
   PetscCall(PetscPopErrorHandler());
-  PetscCall(SetTestOption(fmt->option, NULL));
 
   /* host vectors work as with aijcusparse (cuSPARSE stages them): the same product as with the CUDA vectors above */
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, 300, &hx));
@@ -1350,9 +1351,11 @@ static PetscErrorCode CheckOptionsAndErrors(void)
   }
 
   if (fmt->extra) PetscCall(fmt->extra());
-  /* the matrix still works after the errors, with the parameters it had */
+  /* the matrix still works after the errors, with the parameters it had (the option is still set: the references read
+     it, as the matrix did) */
   PetscCall(fmt->checkoption(A));
   PetscCall(CheckAgainstReference(A, "after errors"));
+  PetscCall(SetTestOption(fmt->option, NULL));
   PetscCall(VecDestroy(&hx));
   PetscCall(VecDestroy(&hy));
   PetscCall(VecDestroy(&x));
