@@ -149,12 +149,9 @@ __global__ static void dia_refresh_kernel(int m, int pitch, int ndiag, const uns
    z = A x (ADD false) or z = y + A x (y may equal z): a thread per row adds its entries in increasing column (diagonal
    order), each where its slot's mask bit is set, so padding never multiplies x. The rows of a warp share their mask
    words: where the next 4 diagonals are full for all 32 rows (a stencil's inside), the warp loads their 4 entries and x
-   values without a test, all before the first sum. Where some of the 4 words are partly set (a warp that crosses the
-   end of a grid line), every row still loads all 4 slots (padding holds 0) and x at its column clamped into [0, n), all
-   before the first sum, and adds a product only where its bit is set: a select, not a branch, so a padding slot never
-   multiplies x (Inf or NaN there stay out) and the sums are those of the tested path. 4 empty words are skipped. With
-   REFRESH (sorted rows), the values come from the CSR, the row's k-th entry on its k-th diagonal with a bit, and are
-   stored as dia_refresh_kernel() stores them; its partly set words are tested slot by slot.
+   values without a test, all before the first sum; elsewhere each slot is tested. With REFRESH (sorted rows), the
+   values come from the CSR, the row's k-th entry on its k-th diagonal with a bit, and are stored as
+   dia_refresh_kernel() stores them.
 */
 /* Entry j of a row: with REFRESH the next value of its CSR row (k), stored in the slot too; else the slot's value */
 template <bool REFRESH>
@@ -169,14 +166,8 @@ __device__ __forceinline__ static PetscScalar dia_value(PetscScalar *__restrict_
   }
 }
 
-/* A slot's column clamped into [0, n): padding slots past the matrix's edge load a value of x that is never added */
-__device__ __forceinline__ static int dia_column(int c, int n)
-{
-  return min(max(c, 0), n - 1);
-}
-
 template <bool ADD, bool REFRESH>
-__global__ static void __launch_bounds__(DIA_BLOCK) dia_mult_kernel(int m, int n, int pitch, int ndiag, const int *__restrict__ offsets, const unsigned *__restrict__ mask, PetscScalar *__restrict__ val, const int *__restrict__ rowptr, const PetscScalar *__restrict__ csrval, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
+__global__ static void __launch_bounds__(DIA_BLOCK) dia_mult_kernel(int m, int pitch, int ndiag, const int *__restrict__ offsets, const unsigned *__restrict__ mask, PetscScalar *__restrict__ val, const int *__restrict__ rowptr, const PetscScalar *__restrict__ csrval, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
 {
   const size_t words = (size_t)pitch / 32;
 
@@ -199,19 +190,6 @@ __global__ static void __launch_bounds__(DIA_BLOCK) dia_mult_kernel(int m, int n
         sum += v1 * x1;
         sum += v2 * x2;
         sum += v3 * x3;
-      } else if (!REFRESH && (w0 | w1 | w2 | w3)) { /* uniform across the warp too: loads without a branch, sums selected */
-        const PetscScalar v0 = __ldg(val + s0), v1 = __ldg(val + s0 + pitch), v2 = __ldg(val + s0 + 2 * (size_t)pitch), v3 = __ldg(val + s0 + 3 * (size_t)pitch);
-        const PetscScalar x0 = __ldg(x + dia_column(r + __ldg(offsets + d), n)), x1 = __ldg(x + dia_column(r + __ldg(offsets + d + 1), n)), x2 = __ldg(x + dia_column(r + __ldg(offsets + d + 2), n)), x3 = __ldg(x + dia_column(r + __ldg(offsets + d + 3), n));
-        PetscScalar       t;
-
-        t   = sum + v0 * x0;
-        sum = (w0 & bit) ? t : sum;
-        t   = sum + v1 * x1;
-        sum = (w1 & bit) ? t : sum;
-        t   = sum + v2 * x2;
-        sum = (w2 & bit) ? t : sum;
-        t   = sum + v3 * x3;
-        sum = (w3 & bit) ? t : sum;
       } else {
         if (w0 & bit) sum += dia_value<REFRESH>(val, s0, csrval, k++) * __ldg(x + r + __ldg(offsets + d));
         if (w1 & bit) sum += dia_value<REFRESH>(val, s0 + pitch, csrval, k++) * __ldg(x + r + __ldg(offsets + d + 1));
@@ -233,10 +211,10 @@ static PetscErrorCode DIALaunch(const Mat_DIA *dc, const MatGPUFormatCSR *csr, c
   const PetscScalar *cv   = csr ? csr->val : NULL;
 
   PetscFunctionBegin;
-  if (csr && y) dia_mult_kernel<true, true><<<grid, DIA_BLOCK, 0, stream>>>((int)d->m, (int)d->n, (int)d->pitch, (int)d->ndiag, d->offsets, d->mask, d->val, rp, cv, x, y, z);
-  else if (csr) dia_mult_kernel<false, true><<<grid, DIA_BLOCK, 0, stream>>>((int)d->m, (int)d->n, (int)d->pitch, (int)d->ndiag, d->offsets, d->mask, d->val, rp, cv, x, y, z);
-  else if (y) dia_mult_kernel<true, false><<<grid, DIA_BLOCK, 0, stream>>>((int)d->m, (int)d->n, (int)d->pitch, (int)d->ndiag, d->offsets, d->mask, d->val, NULL, NULL, x, y, z);
-  else dia_mult_kernel<false, false><<<grid, DIA_BLOCK, 0, stream>>>((int)d->m, (int)d->n, (int)d->pitch, (int)d->ndiag, d->offsets, d->mask, d->val, NULL, NULL, x, y, z);
+  if (csr && y) dia_mult_kernel<true, true><<<grid, DIA_BLOCK, 0, stream>>>((int)d->m, (int)d->pitch, (int)d->ndiag, d->offsets, d->mask, d->val, rp, cv, x, y, z);
+  else if (csr) dia_mult_kernel<false, true><<<grid, DIA_BLOCK, 0, stream>>>((int)d->m, (int)d->pitch, (int)d->ndiag, d->offsets, d->mask, d->val, rp, cv, x, y, z);
+  else if (y) dia_mult_kernel<true, false><<<grid, DIA_BLOCK, 0, stream>>>((int)d->m, (int)d->pitch, (int)d->ndiag, d->offsets, d->mask, d->val, NULL, NULL, x, y, z);
+  else dia_mult_kernel<false, false><<<grid, DIA_BLOCK, 0, stream>>>((int)d->m, (int)d->pitch, (int)d->ndiag, d->offsets, d->mask, d->val, NULL, NULL, x, y, z);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
