@@ -64,28 +64,14 @@ __global__ static void dia_offsets_kernel(int L, int m, const int *__restrict__ 
 }
 
 /*
-   The layout on the device: rows in tiles of 32 (a warp's), each tile's ndiag diagonals one after another, 32 values
-   each, so that a warp's loads of consecutive diagonals are consecutive 256-byte blocks (one stream, as a SELL slice),
-   and its mask words, one per diagonal, too. The host reference keeps the paper's column of pitch values per diagonal;
-   the products are the same.
-*/
-__device__ __forceinline__ static size_t dia_slot(int ndiag, int d, int r)
-{
-  return ((size_t)(r >> 5) * ndiag + d) * 32 + (r & 31);
-}
-
-__device__ __forceinline__ static size_t dia_word(int ndiag, int d, int r)
-{
-  return (size_t)(r >> 5) * ndiag + d;
-}
-
-/*
    The fill of sorted rows: a thread per slot row r < pitch (whole warps: the pitch is a multiple of 32) walks the
    diagonals in increasing offset and its row's entries in increasing column together, so each slot is written once
    (0 in padding, no memset) and each mask word by the ballot of its warp's 32 rows.
 */
 __global__ static void dia_fill_kernel(int m, int pitch, int ndiag, const int *__restrict__ offsets, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, PetscScalar *__restrict__ val, unsigned *__restrict__ mask)
 {
+  const size_t words = (size_t)pitch / 32;
+
   for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < pitch; r += gridDim.x * blockDim.x) {
     int k = 0, end = 0, c = 0;
 
@@ -103,9 +89,9 @@ __global__ static void dia_fill_kernel(int m, int pitch, int ndiag, const int *_
         v = csrval[k++];
         if (k < end) c = colind[k];
       }
-      val[dia_slot(ndiag, d, r)] = v;
+      val[(size_t)d * pitch + r] = v;
       b                          = __ballot_sync(0xffffffffu, hit);
-      if ((threadIdx.x & 31) == 0) mask[dia_word(ndiag, d, r)] = b;
+      if ((threadIdx.x & 31) == 0) mask[(size_t)d * words + r / 32] = b;
     }
   }
 }
@@ -137,8 +123,8 @@ __global__ static void dia_scatter_kernel(int m, int pitch, int ndiag, const int
     for (int k = rowptr[r]; k < end; k++) {
       const int d = dia_find(offsets, ndiag, colind[k] - r);
 
-      val[dia_slot(ndiag, d, r)] = csrval[k];
-      if (MASK) atomicOr(mask + dia_word(ndiag, d, r), 1u << (r & 31));
+      val[(size_t)d * pitch + r] = csrval[k];
+      if (MASK) atomicOr(mask + (size_t)d * (pitch / 32) + r / 32, 1u << (r & 31));
     }
   }
 }
@@ -146,12 +132,14 @@ __global__ static void dia_scatter_kernel(int m, int pitch, int ndiag, const int
 /* The refresh of sorted rows: a row's k-th entry goes to its k-th diagonal with a mask bit; the columns are not read */
 __global__ static void dia_refresh_kernel(int m, int pitch, int ndiag, const unsigned *__restrict__ mask, const int *__restrict__ rowptr, const PetscScalar *__restrict__ csrval, PetscScalar *__restrict__ val)
 {
+  const size_t words = (size_t)pitch / 32;
+
   for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x) {
     const int end = rowptr[r + 1];
     int       k   = rowptr[r];
 
     for (int d = 0; d < ndiag && k < end; d++)
-      if (__ldg(mask + dia_word(ndiag, d, r)) >> (r & 31) & 1u) val[dia_slot(ndiag, d, r)] = csrval[k++];
+      if (__ldg(mask + (size_t)d * words + r / 32) >> (r & 31) & 1u) val[(size_t)d * pitch + r] = csrval[k++];
   }
 }
 
@@ -181,18 +169,20 @@ __device__ __forceinline__ static PetscScalar dia_value(PetscScalar *__restrict_
 template <bool ADD, bool REFRESH>
 __global__ static void __launch_bounds__(DIA_BLOCK) dia_mult_kernel(int m, int pitch, int ndiag, const int *__restrict__ offsets, const unsigned *__restrict__ mask, PetscScalar *__restrict__ val, const int *__restrict__ rowptr, const PetscScalar *__restrict__ csrval, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
 {
+  const size_t words = (size_t)pitch / 32;
+
   for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x) {
     const unsigned  bit = 1u << (r & 31);
-    const unsigned *mw  = mask + dia_word(ndiag, 0, r);
+    const unsigned *mw  = mask + r / 32;
     PetscScalar     sum = 0.0;
     int             k = REFRESH ? rowptr[r] : 0, d = 0;
 
     for (; d + 4 <= ndiag; d += 4) {
-      const unsigned w0 = __ldg(mw + d), w1 = __ldg(mw + d + 1), w2 = __ldg(mw + d + 2), w3 = __ldg(mw + d + 3);
-      const size_t   s0 = dia_slot(ndiag, d, r);
+      const unsigned w0 = __ldg(mw + (size_t)d * words), w1 = __ldg(mw + (size_t)(d + 1) * words), w2 = __ldg(mw + (size_t)(d + 2) * words), w3 = __ldg(mw + (size_t)(d + 3) * words);
+      const size_t   s0 = (size_t)d * pitch + r;
 
       if ((w0 & w1 & w2 & w3) == 0xffffffffu) { /* the same words for the whole warp: no divergence */
-        const PetscScalar v0 = dia_value<REFRESH>(val, s0, csrval, k), v1 = dia_value<REFRESH>(val, s0 + 32, csrval, k + 1), v2 = dia_value<REFRESH>(val, s0 + 64, csrval, k + 2), v3 = dia_value<REFRESH>(val, s0 + 96, csrval, k + 3);
+        const PetscScalar v0 = dia_value<REFRESH>(val, s0, csrval, k), v1 = dia_value<REFRESH>(val, s0 + pitch, csrval, k + 1), v2 = dia_value<REFRESH>(val, s0 + 2 * (size_t)pitch, csrval, k + 2), v3 = dia_value<REFRESH>(val, s0 + 3 * (size_t)pitch, csrval, k + 3);
         const PetscScalar x0 = __ldg(x + r + __ldg(offsets + d)), x1 = __ldg(x + r + __ldg(offsets + d + 1)), x2 = __ldg(x + r + __ldg(offsets + d + 2)), x3 = __ldg(x + r + __ldg(offsets + d + 3));
 
         k += 4;
@@ -202,13 +192,13 @@ __global__ static void __launch_bounds__(DIA_BLOCK) dia_mult_kernel(int m, int p
         sum += v3 * x3;
       } else {
         if (w0 & bit) sum += dia_value<REFRESH>(val, s0, csrval, k++) * __ldg(x + r + __ldg(offsets + d));
-        if (w1 & bit) sum += dia_value<REFRESH>(val, s0 + 32, csrval, k++) * __ldg(x + r + __ldg(offsets + d + 1));
-        if (w2 & bit) sum += dia_value<REFRESH>(val, s0 + 64, csrval, k++) * __ldg(x + r + __ldg(offsets + d + 2));
-        if (w3 & bit) sum += dia_value<REFRESH>(val, s0 + 96, csrval, k++) * __ldg(x + r + __ldg(offsets + d + 3));
+        if (w1 & bit) sum += dia_value<REFRESH>(val, s0 + pitch, csrval, k++) * __ldg(x + r + __ldg(offsets + d + 1));
+        if (w2 & bit) sum += dia_value<REFRESH>(val, s0 + 2 * (size_t)pitch, csrval, k++) * __ldg(x + r + __ldg(offsets + d + 2));
+        if (w3 & bit) sum += dia_value<REFRESH>(val, s0 + 3 * (size_t)pitch, csrval, k++) * __ldg(x + r + __ldg(offsets + d + 3));
       }
     }
     for (; d < ndiag; d++)
-      if (__ldg(mw + d) & bit) sum += dia_value<REFRESH>(val, dia_slot(ndiag, d, r), csrval, k++) * __ldg(x + r + __ldg(offsets + d));
+      if (__ldg(mw + (size_t)d * words) & bit) sum += dia_value<REFRESH>(val, (size_t)d * pitch + r, csrval, k++) * __ldg(x + r + __ldg(offsets + d));
     z[r] = ADD ? y[r] + sum : sum;
   }
 }
