@@ -3,8 +3,8 @@
 # R-MAT at three scales), refresh (products right after a change of values, every format), small (matrices of 4k to
 # 100k rows and under 1M entries, where a product is a few microseconds: launch latency and the last partial wave) or
 # peers (every large matrix of cmrs, sellcs, bce and rmat, our types at their defaults against both PETSc GPU types)
-# dia (issue 18: the stencils and matrices of rising fill, every type) or hyb (issue 18: HYB and ELL on the irregular
-# matrices and two stencils).
+# dia (issue 18: the stencils and matrices of rising fill, every type), hyb (issue 18: HYB and ELL on the irregular
+# matrices and two stencils) or ell (issue 18: ELL's fill bound on matrices of rising fill).
 #
 # Run on a GPU host from the project root after the build:
 #   bench/run_suite.sh cmrs
@@ -165,12 +165,25 @@ hyb) # issue 18: HYB and ELL (each with and without reading the ELL padding) aga
     "lap3d27 -grid 100"
   )
   ;;
+ell) # issue 18: ELL's bound (-mat_ell_max_fill): ELL stored whatever its padding (ell/mat_ell_max_fill=0, padding read or
+  # not) and at the default bound, on matrices of rising slots per entry (9 diagonals whose slots off the main one hold an
+  # entry with probability 1 to 0.15: the longest row over the mean row, 1 to 4.1) and a band, against the other types
+  TYPES="aijcusparse,sellcs,bce,hyb,ell,ell/mat_ell_max_fill=0,ell/mat_ell_max_fill=0/mat_ell_read_padding=1"
+  MATRICES=(
+    "banded -rows 2000000 -width 50"
+    "diagonals -rows 4000000 -diagonals 9 -occupancy 1"
+    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.75"
+    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.5"
+    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.3"
+    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.15"
+  )
+  ;;
 refresh) # products right after a change of values (value_change_us), the formats' value refresh included
   TYPES="aijcusparse,cmrs,sellcs,bce"
   MATRICES=("${SELLCS_MATRICES[@]}")
   ;;
 *)
-  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh, small, peers, dia, hyb)" >&2
+  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh, small, peers, dia, hyb, ell)" >&2
   exit 2
   ;;
 esac
