@@ -576,13 +576,46 @@ static PetscErrorCode ELLCheckBounds(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* HYB's COO part of 3 levels of carries: rows of 300,000 and 150,000 entries past a width of 3 (450,000 COO entries, 879
+   warps of 512, whose carries 2 warps reduce, whose carries one warp adds), the long rows crossing warps of every level */
+static PetscErrorCode HYBCheckLongRows(void)
+{
+  PetscInt *len, width, ncoo;
+  CSR       csr;
+  Mat       H, A;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(1000, &len));
+  for (PetscInt i = 0; i < 1000; i++) len[i] = 3;
+  len[10]  = 300000;
+  len[600] = 150000;
+  PetscCall(CSRCreate(rnd, 1000, 400000, len, PETSC_TRUE, &csr));
+  PetscCall(CSRToMat(&csr, &H));
+  PetscCall(MatConvert(H, MATHYB, MAT_INITIAL_MATRIX, &A));
+  PetscCall(CheckAgainstReference(A, "HYB, COO carries of 3 levels"));
+  PetscCall(MatHYBGetWidth(A, &width, &ncoo, NULL));
+  PetscCheck(width == 3 && ncoo == 300000 + 150000 - 6, PETSC_COMM_SELF, PETSC_ERR_PLIB, "HYB, rows of 300000 and 150000: width %" PetscInt_FMT ", %" PetscInt_FMT " entries in COO", width, ncoo);
+  PetscCall(MatScale(A, -3.0)); /* the values refreshed, the levels again */
+  PetscCall(MatScale(H, -3.0));
+  PetscCall(CheckAgainstReference(A, "HYB, COO carries of 3 levels, values changed"));
+  PetscCall(PetscViewerPushFormat(PETSC_VIEWER_STDOUT_SELF, PETSC_VIEWER_ASCII_INFO));
+  PetscCall(MatView(A, PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(PetscViewerPopFormat(PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&H));
+  PetscCall(CSRDestroy(&csr));
+  PetscCall(PetscFree(len));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "HYB: COO carries reduced in 3 levels, as the host reference\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static const Format formats[] = {
-    {MATCMRS,   MATSEQCMRS,   "CMRS",   192, 1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height",  "8",    "4",  CMRSCheckOption,   {"mat_cmrs_height", "3", "mat_cmrs_strips_per_warp", "3", "mat_cmrs_chunk", "31", "mat_cmrs_chunk", "8192", "mat_cmrs_long_strip", "-1", NULL},                       PETSC_FALSE, NULL          },
-    {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",     "16",   "32", SELLCSCheckOption, {"mat_sellcs_c", "12", "mat_sellcs_sigma", "3", "mat_sellcs_threads_per_row", "3", "mat_sellcs_long_row", "-1", "mat_sellcs_refresh_threads_per_row", "64", NULL},    PETSC_FALSE, NULL          },
-    {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",        "32",   "64", BCECheckOption,    {"mat_bce_l", "-1", "mat_bce_merge_lengths", "-1", "mat_bce_wide_entries_per_thread", "65", "mat_bce_wide_entries_per_thread", "-1", "mat_bce_wide_row", "-1", NULL}, PETSC_FALSE, NULL          },
-    {MATDIA,    MATSEQDIA,    "DIA",    2,   0, DIAVariant,    DIAResetVariant,    DIAReference,    "mat_dia_max_fill", "1000", "10", DIACheckOption,    {"mat_dia_max_fill", "0.5", "mat_dia_max_fill", "-1", NULL},                                                                                                          PETSC_TRUE,  DIACheckBounds},
-    {MATHYB,    MATSEQHYB,    "HYB",    6,   0, HYBVariant,    HYBResetVariant,    HYBReference,    "mat_hyb_width",    "7",    "9",  HYBCheckOption,    {"mat_hyb_width", "-1", NULL},                                                                                                                                        PETSC_FALSE, NULL          },
-    {MATELL,    MATSEQELL,    "ELL",    4,   0, ELLVariant,    HYBResetVariant,    HYBReference,    "mat_ell_max_fill", "1000", "10", ELLCheckOption,    {"mat_ell_max_fill", "0.5", "mat_ell_max_fill", "-1", NULL},                                                                                                          PETSC_FALSE, ELLCheckBounds},
+    {MATCMRS,   MATSEQCMRS,   "CMRS",   192, 1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height",  "8",    "4",  CMRSCheckOption,   {"mat_cmrs_height", "3", "mat_cmrs_strips_per_warp", "3", "mat_cmrs_chunk", "31", "mat_cmrs_chunk", "8192", "mat_cmrs_long_strip", "-1", NULL},                       PETSC_FALSE, NULL            },
+    {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",     "16",   "32", SELLCSCheckOption, {"mat_sellcs_c", "12", "mat_sellcs_sigma", "3", "mat_sellcs_threads_per_row", "3", "mat_sellcs_long_row", "-1", "mat_sellcs_refresh_threads_per_row", "64", NULL},    PETSC_FALSE, NULL            },
+    {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",        "32",   "64", BCECheckOption,    {"mat_bce_l", "-1", "mat_bce_merge_lengths", "-1", "mat_bce_wide_entries_per_thread", "65", "mat_bce_wide_entries_per_thread", "-1", "mat_bce_wide_row", "-1", NULL}, PETSC_FALSE, NULL            },
+    {MATDIA,    MATSEQDIA,    "DIA",    2,   0, DIAVariant,    DIAResetVariant,    DIAReference,    "mat_dia_max_fill", "1000", "10", DIACheckOption,    {"mat_dia_max_fill", "0.5", "mat_dia_max_fill", "-1", NULL},                                                                                                          PETSC_TRUE,  DIACheckBounds  },
+    {MATHYB,    MATSEQHYB,    "HYB",    6,   0, HYBVariant,    HYBResetVariant,    HYBReference,    "mat_hyb_width",    "7",    "9",  HYBCheckOption,    {"mat_hyb_width", "-1", NULL},                                                                                                                                        PETSC_FALSE, HYBCheckLongRows},
+    {MATELL,    MATSEQELL,    "ELL",    4,   0, ELLVariant,    HYBResetVariant,    HYBReference,    "mat_ell_max_fill", "1000", "10", ELLCheckOption,    {"mat_ell_max_fill", "0.5", "mat_ell_max_fill", "-1", NULL},                                                                                                          PETSC_FALSE, ELLCheckBounds  },
 };
 static const Format *fmt;
 

@@ -11,6 +11,7 @@
 
 #define HYB_BLOCK   256 /* threads per CUDA block of the build and the ELL product */
 #define HYB_WINDOWS 16  /* windows of 32 COO entries per warp of the COO product: 512 entries */
+#define HYB_HIST    256 /* row lengths below this are counted in shared memory first (one global atomic per block and length) */
 
 typedef struct {
   /* parameters */
@@ -22,9 +23,10 @@ typedef struct {
   /* the matrix, on the device (the layout of hyb.h) */
   HYBArrays            d;
   int                 *len;      /* m: the ELL slots of each row that hold entries, unless readpad */
-  int                 *carryrow; /* ncoowarps: the row each warp of the COO product carries out, or -1 */
-  PetscScalar         *carryval; /* ncoowarps: its partial sum */
+  int                 *carryrow; /* ncarry: the row each warp of the COO product carries out, or -1, level after level */
+  PetscScalar         *carryval; /* ncarry: its partial sum */
   PetscInt             ncoowarps;
+  PetscInt             ncarry;   /* the carries of every level but the last (whose single warp adds its own) */
   PetscBool            declined; /* the last build declined the matrix (ELL): nothing is allocated */
   PetscReal            fill;     /* ELL slots per entry of the last build */
   MatGPUFormatRowStats stats;
@@ -35,10 +37,23 @@ typedef struct {
 
 /* ------------------------------------------------------------------ build */
 
-/* The histogram of the row lengths, for the paper's width */
-__global__ static void hyb_histogram_kernel(int m, const int *__restrict__ rowptr, PetscInt *__restrict__ count)
+/* The histogram of the row lengths (count[0..maxlen]), for the paper's width: lengths below HYB_HIST in shared memory
+   first, since on a regular matrix every row would add to the same global counter */
+__global__ static void hyb_histogram_kernel(int m, int maxlen, const int *__restrict__ rowptr, PetscInt *__restrict__ count)
 {
-  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x) atomicAdd(count + (rowptr[r + 1] - rowptr[r]), 1);
+  __shared__ int h[HYB_HIST];
+
+  for (int i = threadIdx.x; i < HYB_HIST; i += blockDim.x) h[i] = 0;
+  __syncthreads();
+  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x) {
+    const int l = rowptr[r + 1] - rowptr[r];
+
+    if (l < HYB_HIST) atomicAdd(h + l, 1);
+    else atomicAdd(count + l, 1);
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < HYB_HIST && i <= maxlen; i += blockDim.x)
+    if (h[i]) atomicAdd(count + i, (PetscInt)h[i]);
 }
 
 /* The entries of each row past the width, into cnt[r] (the exclusive scan makes them the rows' first COO places) */
@@ -140,23 +155,29 @@ __global__ static void __launch_bounds__(HYB_BLOCK) hyb_ell_mult_kernel(int m, i
    entries (sorted by row). In a window each lane forms its entry's product, the lanes of a row are summed by a segmented
    inclusive scan of shuffles, and the last lane of each row adds the row's sum into z, but for the window's last row,
    which may go on: its sum is carried into the next window (added to its first row if the same, else into z there).
-   The warp's last carry goes to carryrow and carryval, which hyb_coo_carry_kernel() adds; a row ends (and is written)
-   in one warp only, so no two warps write one entry of z. Deterministic: a fixed order of additions for every row.
+   A row ends (and is written) in one warp only, so no two warps write one entry of z. The warp's last carry goes to
+   outrow and outval; those carries, sorted by row as the entries, are reduced in turn by the same kernel (PRODUCT
+   false: the values are the sums themselves), level after level, until a single warp (FINAL) holds them all and adds
+   its last carry itself. So no thread walks a run of carries, however long the row (an LP row of 2 M COO entries
+   carries out of 3,900 warps). The last warp of a level may carry nothing (-1). Deterministic: a fixed order of
+   additions for every row.
 */
-__global__ static void hyb_coo_mult_kernel(int ncoo, int nwarps, const int *__restrict__ coorow, const int *__restrict__ coocol, const PetscScalar *__restrict__ cooval, const PetscScalar *__restrict__ x, PetscScalar *z, int *__restrict__ carryrow, PetscScalar *__restrict__ carryval)
+template <bool PRODUCT, bool FINAL>
+__global__ static void hyb_coo_reduce_kernel(int n, int nwarps, const int *__restrict__ row, const int *__restrict__ col, const PetscScalar *__restrict__ val, const PetscScalar *__restrict__ x, PetscScalar *z, int *__restrict__ outrow, PetscScalar *__restrict__ outval)
 {
   const int lane = threadIdx.x & 31;
 
   for (int w = (int)((blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32); w < nwarps; w += (int)(gridDim.x * (size_t)blockDim.x / 32)) {
-    const long long begin = (long long)w * 32 * HYB_WINDOWS, end = PetscMin(begin + 32 * HYB_WINDOWS, (long long)ncoo);
+    const long long begin = (long long)w * 32 * HYB_WINDOWS, end = PetscMin(begin + 32 * HYB_WINDOWS, (long long)n);
     int             crow = -1;
     PetscScalar     cval = 0.0;
 
     for (long long base = begin; base < end; base += 32) {
       const long long e     = base + lane;
-      const bool      valid = e < end;
-      const int       r     = valid ? coorow[e] : INT_MAX; /* after every row: the sentinel keeps the rows sorted */
-      PetscScalar     v     = valid ? cooval[e] * __ldg(x + coocol[e]) : 0.0;
+      const int       re    = e < end ? row[e] : -1;
+      const bool      valid = re >= 0;
+      const int       r     = valid ? re : INT_MAX; /* after every row: the sentinel keeps the rows sorted */
+      PetscScalar     v     = valid ? (PRODUCT ? val[e] * __ldg(x + col[e]) : val[e]) : 0.0;
       int             rnext;
 
       if (lane == 0 && crow >= 0) { /* the carry: into this window's first row, or it ended at the window's start */
@@ -177,25 +198,53 @@ __global__ static void hyb_coo_mult_kernel(int ncoo, int nwarps, const int *__re
       if (crow == INT_MAX) crow = -1; /* the part's last, partial window: its rows were written above */
     }
     if (lane == 0) {
-      carryrow[w] = crow;
-      carryval[w] = cval;
+      if (FINAL) {
+        if (crow >= 0) z[crow] += cval;
+      } else {
+        outrow[w] = crow;
+        outval[w] = cval;
+      }
     }
   }
 }
 
-/* The warps' carries, in warp order: the first warp of each run of warps that carry the same row adds the run's sums */
-__global__ static void hyb_coo_carry_kernel(int nwarps, const int *__restrict__ carryrow, const PetscScalar *__restrict__ carryval, PetscScalar *z)
+/* The levels of the COO part's reduction: nw warps of carries, then ceil(nw / 512), ..., down to one; their carries, in
+   total, and the number of levels (kernel launches) */
+static void HYBCarryLevels(PetscInt ncoowarps, PetscInt *ncarry, PetscInt *levels)
 {
-  for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < nwarps; w += gridDim.x * blockDim.x) {
-    const int r = carryrow[w];
+  PetscInt total = 0, l = 1;
 
-    if (r >= 0 && (w == 0 || carryrow[w - 1] != r)) {
-      PetscScalar sum = carryval[w];
+  for (PetscInt nw = ncoowarps; nw > 1; nw = (nw + 32 * HYB_WINDOWS - 1) / (32 * HYB_WINDOWS), l++) total += nw;
+  if (ncarry) *ncarry = total;
+  if (levels) *levels = ncoowarps ? l : 0;
+}
 
-      for (int u = w + 1; u < nwarps && carryrow[u] == r; u++) sum += carryval[u];
-      z[r] += sum;
-    }
+/* The COO part's product and the levels of its carries, added into z */
+static PetscErrorCode HYBCOOLaunch(const Mat_HYB *hc, const PetscScalar *x, PetscScalar *z, cudaStream_t stream)
+{
+  const HYBArrays *d = &hc->d;
+  PetscInt         n = d->ncoo, nw = hc->ncoowarps, off = 0;
+  int             *out = hc->carryrow;
+  PetscScalar     *ov  = hc->carryval;
+
+  PetscFunctionBegin;
+  if (nw == 1) hyb_coo_reduce_kernel<true, true><<<1, 32, 0, stream>>>((int)n, 1, d->coo_row, d->coo_col, d->coo_val, x, z, NULL, NULL);
+  else hyb_coo_reduce_kernel<true, false><<<MatGPUFormatGrid(32 * (PetscInt64)nw, HYB_BLOCK), HYB_BLOCK, 0, stream>>>((int)n, (int)nw, d->coo_row, d->coo_col, d->coo_val, x, z, out, ov);
+  PetscCallCUDA(cudaGetLastError());
+  while (nw > 1) {
+    const int         *inrow = out;
+    const PetscScalar *inval = ov;
+
+    off += nw;
+    n   = nw;
+    nw  = (n + 32 * HYB_WINDOWS - 1) / (32 * HYB_WINDOWS);
+    out = hc->carryrow + off;
+    ov  = hc->carryval + off;
+    if (nw == 1) hyb_coo_reduce_kernel<false, true><<<1, 32, 0, stream>>>((int)n, 1, inrow, NULL, inval, NULL, z, NULL, NULL);
+    else hyb_coo_reduce_kernel<false, false><<<MatGPUFormatGrid(32 * (PetscInt64)nw, HYB_BLOCK), HYB_BLOCK, 0, stream>>>((int)n, (int)nw, inrow, NULL, inval, NULL, z, out, ov);
+    PetscCallCUDA(cudaGetLastError());
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode HYBMult(void *fmt, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
@@ -214,12 +263,7 @@ static PetscErrorCode HYBMult(void *fmt, const PetscScalar *x, const PetscScalar
     else hyb_ell_mult_kernel<false, false><<<grid, HYB_BLOCK, 0, stream>>>(m, pitch, width, d->ell_col, d->ell_val, hc->len, x, y, z);
   }
   PetscCallCUDA(cudaGetLastError());
-  if (d->ncoo) {
-    hyb_coo_mult_kernel<<<MatGPUFormatGrid(32 * (PetscInt64)hc->ncoowarps, HYB_BLOCK), HYB_BLOCK, 0, stream>>>((int)d->ncoo, (int)hc->ncoowarps, d->coo_row, d->coo_col, d->coo_val, x, z, hc->carryrow, hc->carryval);
-    PetscCallCUDA(cudaGetLastError());
-    hyb_coo_carry_kernel<<<MatGPUFormatGrid(hc->ncoowarps, HYB_BLOCK), HYB_BLOCK, 0, stream>>>((int)hc->ncoowarps, hc->carryrow, hc->carryval, z);
-    PetscCallCUDA(cudaGetLastError());
-  }
+  if (d->ncoo) PetscCall(HYBCOOLaunch(hc, x, z, stream));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -252,6 +296,7 @@ static PetscErrorCode HYBReset(void *fmt)
   hc->carryval = NULL;
   PetscCall(MatGPUFormatDeviceFree_Private(&hc->mem));
   hc->ncoowarps = 0;
+  hc->ncarry    = 0;
   hc->bytes     = 0;
   hc->declined  = PETSC_FALSE;
   hc->fill      = 0;
@@ -285,7 +330,7 @@ static PetscErrorCode HYBBuild(void *fmt, const MatGPUFormatCSR *csr)
 
     PetscCall(MatGPUFormatScratchMalloc_Private(&hc->scratch, title, (size_t)(csr->stats.maxlen + 1) * sizeof(PetscInt), (void **)&count));
     PetscCallCUDA(cudaMemsetAsync(count, 0, (size_t)(csr->stats.maxlen + 1) * sizeof(PetscInt), csr->stream));
-    hyb_histogram_kernel<<<MatGPUFormatGrid(d->m, HYB_BLOCK), HYB_BLOCK, 0, csr->stream>>>((int)d->m, csr->rowptr, count);
+    hyb_histogram_kernel<<<MatGPUFormatGrid(d->m, HYB_BLOCK), HYB_BLOCK, 0, csr->stream>>>((int)d->m, (int)csr->stats.maxlen, csr->rowptr, count);
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscMalloc1(csr->stats.maxlen + 1, &hcount));
     PetscCallCUDA(cudaMemcpyAsync(hcount, count, (size_t)(csr->stats.maxlen + 1) * sizeof(PetscInt), cudaMemcpyDeviceToHost, csr->stream));
@@ -296,6 +341,7 @@ static PetscErrorCode HYBBuild(void *fmt, const MatGPUFormatCSR *csr)
     PetscCall(PetscFree(hcount));
     d->ncoo       = (PetscInt)ncoo; /* at most the entries */
     hc->ncoowarps = (d->ncoo + 32 * HYB_WINDOWS - 1) / (32 * HYB_WINDOWS);
+    HYBCarryLevels(hc->ncoowarps, &hc->ncarry, NULL);
   }
   hc->fill = (PetscReal)d->width * (PetscReal)d->m / (PetscReal)d->nnz;
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "width"));
@@ -328,8 +374,8 @@ static PetscErrorCode HYBBuild(void *fmt, const MatGPUFormatCSR *csr)
         {(void **)&d->coo_row,   (size_t)d->ncoo * sizeof(int)                    },
         {(void **)&d->coo_col,   (size_t)d->ncoo * sizeof(int)                    },
         {(void **)&d->coo_val,   (size_t)d->ncoo * sizeof(PetscScalar)            },
-        {(void **)&hc->carryrow, (size_t)hc->ncoowarps * sizeof(int)              },
-        {(void **)&hc->carryval, (size_t)hc->ncoowarps * sizeof(PetscScalar)      }
+        {(void **)&hc->carryrow, (size_t)hc->ncarry * sizeof(int)                 },
+        {(void **)&hc->carryval, (size_t)hc->ncarry * sizeof(PetscScalar)         }
     };
 
     bytes = 0;
@@ -437,8 +483,11 @@ static PetscErrorCode HYBView(void *fmt, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "width %" PetscInt_FMT " (the longest row), %.4g slots per entry, %s\n", hc->d.width, (double)hc->fill, bound));
     if (hc->declined) PetscCall(PetscViewerASCIIPrintf(viewer, "declined: more slots per entry than the bound; products are aijcusparse's (-mat_ell_fallback false makes this an error)\n"));
   } else {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "ELL width %" PetscInt_FMT " (%s), %.4g slots per entry; COO part %" PetscInt_FMT " entries (%.1f%%), in %" PetscInt_FMT " warps of %d\n", hc->d.width, hc->width ? "set" : "the paper's rule",
-                                     (double)hc->fill, hc->d.ncoo, hc->d.nnz ? 100.0 * hc->d.ncoo / hc->d.nnz : 0.0, hc->ncoowarps, 32 * HYB_WINDOWS));
+    PetscInt levels;
+
+    HYBCarryLevels(hc->ncoowarps, NULL, &levels);
+    PetscCall(PetscViewerASCIIPrintf(viewer, "ELL width %" PetscInt_FMT " (%s), %.4g slots per entry; COO part %" PetscInt_FMT " entries (%.1f%%), in %" PetscInt_FMT " warps of %d, reduced in %" PetscInt_FMT " levels\n", hc->d.width,
+                                     hc->width ? "set" : "the paper's rule", (double)hc->fill, hc->d.ncoo, hc->d.nnz ? 100.0 * hc->d.ncoo / hc->d.nnz : 0.0, hc->ncoowarps, 32 * HYB_WINDOWS, levels));
   }
   if (!hc->declined) PetscCall(PetscViewerASCIIPrintf(viewer, "ELL padding %s; row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "\n", hc->readpad ? "read (column -1, skipped)" : "never read (each row's count of slots)", hc->stats.mean, hc->stats.stddev, hc->stats.maxlen));
   PetscFunctionReturn(PETSC_SUCCESS);
