@@ -576,8 +576,8 @@ static PetscErrorCode ELLCheckBounds(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* HYB's COO part of 3 levels of carries: rows of 300,000 and 150,000 entries past a width of 3 (450,000 COO entries, 879
-   warps of 512, whose carries 2 warps reduce, whose carries one warp adds), the long rows crossing warps of every level */
+/* HYB's COO part of 3 levels: rows of 300,000 and 150,000 entries past a width of 3 (450,000 COO entries, 879 warps of
+   512, whose carries 28 warps of 32 reduce, whose carries one warp adds), the long rows crossing warps of every level */
 static PetscErrorCode HYBCheckLongRows(void)
 {
   PetscInt *len, width, ncoo;

@@ -157,18 +157,19 @@ __global__ static void __launch_bounds__(HYB_BLOCK) hyb_ell_mult_kernel(int m, i
    which may go on: its sum is carried into the next window (added to its first row if the same, else into z there).
    A row ends (and is written) in one warp only, so no two warps write one entry of z. The warp's last carry goes to
    outrow and outval; those carries, sorted by row as the entries, are reduced in turn by the same kernel (PRODUCT
-   false: the values are the sums themselves), level after level, until a single warp (FINAL) holds them all and adds
-   its last carry itself. So no thread walks a run of carries, however long the row (an LP row of 2 M COO entries
-   carries out of 3,900 warps). The last warp of a level may carry nothing (-1). Deterministic: a fixed order of
-   additions for every row.
+   false: the values are the sums themselves) with one window per warp, level after level, until a single warp (FINAL)
+   holds them all and adds its last carry itself. So no thread walks a run of carries, however long the row (an LP row
+   of 2 M COO entries carries out of 3,900 warps), and no warp of a level walks more than one window of them (a level
+   of few warps, each walking 16 windows one after another, costs about as much as a whole product of a small part).
+   The last warp of a level may carry nothing (-1). Deterministic: a fixed order of additions for every row.
 */
-template <bool PRODUCT, bool FINAL>
+template <bool PRODUCT, bool FINAL, int WINDOWS>
 __global__ static void hyb_coo_reduce_kernel(int n, int nwarps, const int *__restrict__ row, const int *__restrict__ col, const PetscScalar *__restrict__ val, const PetscScalar *__restrict__ x, PetscScalar *z, int *__restrict__ outrow, PetscScalar *__restrict__ outval)
 {
   const int lane = threadIdx.x & 31;
 
   for (int w = (int)((blockIdx.x * (size_t)blockDim.x + threadIdx.x) / 32); w < nwarps; w += (int)(gridDim.x * (size_t)blockDim.x / 32)) {
-    const long long begin = (long long)w * 32 * HYB_WINDOWS, end = PetscMin(begin + 32 * HYB_WINDOWS, (long long)n);
+    const long long begin = (long long)w * 32 * WINDOWS, end = PetscMin(begin + 32 * WINDOWS, (long long)n);
     int             crow = -1;
     PetscScalar     cval = 0.0;
 
@@ -208,13 +209,13 @@ __global__ static void hyb_coo_reduce_kernel(int n, int nwarps, const int *__res
   }
 }
 
-/* The levels of the COO part's reduction: nw warps of carries, then ceil(nw / 512), ..., down to one; their carries, in
-   total, and the number of levels (kernel launches) */
+/* The levels of the COO part's reduction: the product's ncoowarps warps of carries, then ceil(nw / 32) warps of carries
+   per level, down to one; the carries of all levels, and the number of levels (kernel launches) */
 static void HYBCarryLevels(PetscInt ncoowarps, PetscInt *ncarry, PetscInt *levels)
 {
   PetscInt total = 0, l = 1;
 
-  for (PetscInt nw = ncoowarps; nw > 1; nw = (nw + 32 * HYB_WINDOWS - 1) / (32 * HYB_WINDOWS), l++) total += nw;
+  for (PetscInt nw = ncoowarps; nw > 1; nw = (nw + 31) / 32, l++) total += nw;
   if (ncarry) *ncarry = total;
   if (levels) *levels = ncoowarps ? l : 0;
 }
@@ -228,8 +229,8 @@ static PetscErrorCode HYBCOOLaunch(const Mat_HYB *hc, const PetscScalar *x, Pets
   PetscScalar     *ov  = hc->carryval;
 
   PetscFunctionBegin;
-  if (nw == 1) hyb_coo_reduce_kernel<true, true><<<1, 32, 0, stream>>>((int)n, 1, d->coo_row, d->coo_col, d->coo_val, x, z, NULL, NULL);
-  else hyb_coo_reduce_kernel<true, false><<<MatGPUFormatGrid(32 * (PetscInt64)nw, HYB_BLOCK), HYB_BLOCK, 0, stream>>>((int)n, (int)nw, d->coo_row, d->coo_col, d->coo_val, x, z, out, ov);
+  if (nw == 1) hyb_coo_reduce_kernel<true, true, HYB_WINDOWS><<<1, 32, 0, stream>>>((int)n, 1, d->coo_row, d->coo_col, d->coo_val, x, z, NULL, NULL);
+  else hyb_coo_reduce_kernel<true, false, HYB_WINDOWS><<<MatGPUFormatGrid(32 * (PetscInt64)nw, HYB_BLOCK), HYB_BLOCK, 0, stream>>>((int)n, (int)nw, d->coo_row, d->coo_col, d->coo_val, x, z, out, ov);
   PetscCallCUDA(cudaGetLastError());
   while (nw > 1) {
     const int         *inrow = out;
@@ -237,11 +238,11 @@ static PetscErrorCode HYBCOOLaunch(const Mat_HYB *hc, const PetscScalar *x, Pets
 
     off += nw;
     n   = nw;
-    nw  = (n + 32 * HYB_WINDOWS - 1) / (32 * HYB_WINDOWS);
+    nw  = (n + 31) / 32;
     out = hc->carryrow + off;
     ov  = hc->carryval + off;
-    if (nw == 1) hyb_coo_reduce_kernel<false, true><<<1, 32, 0, stream>>>((int)n, 1, inrow, NULL, inval, NULL, z, NULL, NULL);
-    else hyb_coo_reduce_kernel<false, false><<<MatGPUFormatGrid(32 * (PetscInt64)nw, HYB_BLOCK), HYB_BLOCK, 0, stream>>>((int)n, (int)nw, inrow, NULL, inval, NULL, z, out, ov);
+    if (nw == 1) hyb_coo_reduce_kernel<false, true, 1><<<1, 32, 0, stream>>>((int)n, 1, inrow, NULL, inval, NULL, z, NULL, NULL);
+    else hyb_coo_reduce_kernel<false, false, 1><<<MatGPUFormatGrid(32 * (PetscInt64)nw, HYB_BLOCK), HYB_BLOCK, 0, stream>>>((int)n, (int)nw, inrow, NULL, inval, NULL, z, out, ov);
     PetscCallCUDA(cudaGetLastError());
   }
   PetscFunctionReturn(PETSC_SUCCESS);
