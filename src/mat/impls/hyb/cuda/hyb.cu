@@ -520,8 +520,9 @@ MatGPUFormatOps MatELLOps = {"ell", "ELL", MATSEQELL, MATMPIELL, ELLCreate, HYBC
    and value 0, never multiplied), the rest in COO, sorted by row. K follows the paper's rule: the largest K that at least
    a third of the rows fill. The product runs the ELL part with a thread per row, then adds the COO part by the paper's
    segmented reduction: warps of 16 windows of 32 entries, each window's rows summed by a segmented scan, a row that
-   goes past a window carried into the next one, a warp's last carry added by a second kernel in warp order (a fixed
-   order of additions: the product is deterministic). All other operations are those of `MATSEQAIJCUSPARSE`.
+   goes past a window carried into the next one; the warps' last carries are reduced by the same kernel, 32 to a warp,
+   level after level, until one warp adds the last (a fixed order of additions: the product is deterministic). All
+   other operations are those of `MATSEQAIJCUSPARSE`.
 
    Options Database Keys:
 +  -mat_type hyb - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
@@ -531,7 +532,7 @@ MatGPUFormatOps MatELLOps = {"ell", "ELL", MATSEQELL, MATMPIELL, ELLCreate, HYBC
    Level: beginner
 
    Note:
-   Written for issue 18; not yet run on a GPU (see the README).
+   Issue 18; its figures and when to choose it are in the README (section "HYB and ELL options").
 
 .seealso: [](ch_matrices), `Mat`, `MATHYB`, `MATSEQELL`, `MATSEQAIJCUSPARSE`, `MatHYBGetWidth()`
 M*/
@@ -558,7 +559,7 @@ PetscErrorCode MatCreate_SeqHYB(Mat A)
    Level: beginner
 
    Note:
-   Written for issue 18; not yet run on a GPU (see the README).
+   Issue 18; its figures and when to choose it are in the README (section "HYB and ELL options").
 
 .seealso: [](ch_matrices), `Mat`, `MATELL`, `MATSEQHYB`, `MATSEQAIJCUSPARSE`, `MatHYBGetWidth()`
 M*/
