@@ -438,6 +438,18 @@ static PetscErrorCode ARGCSRCheckInvariants(const CSR *A, const ARGCSRArrays *F)
       }
     }
     PetscCheck(chunk == G.chunkSize, PETSC_COMM_SELF, PETSC_ERR_PLIB, "group %" PetscInt_FMT ": chunk size %d, its rows need %" PetscInt_FMT, g, G.chunkSize, chunk);
+    { /* the closed form of the greedy assignment, which the device build computes, gives the same threads and chunk */
+      PetscInt len[1024], thr[1024], cchunk;
+
+      for (PetscInt q = 0; q < G.size; q++) len[q] = A->rowptr[G.firstRow + q + 1] - A->rowptr[G.firstRow + q];
+      PetscCall(ARGCSRThreadsClosedForm(G.size, len, F->block, thr, &cchunk));
+      PetscCheck(cchunk == G.chunkSize, PETSC_COMM_SELF, PETSC_ERR_PLIB, "group %" PetscInt_FMT ": chunk size %d, the closed form's %" PetscInt_FMT, g, G.chunkSize, cchunk);
+      for (PetscInt q = 0; q < G.size; q++) {
+        const PetscInt r = G.firstRow + q, t = F->map[r] - (q ? F->map[r - 1] : 0);
+
+        PetscCheck(thr[q] == t, PETSC_COMM_SELF, PETSC_ERR_PLIB, "group %" PetscInt_FMT ", row %" PetscInt_FMT ": the greedy gives %" PetscInt_FMT " threads, the closed form %" PetscInt_FMT, g, r, t, thr[q]);
+      }
+    }
     for (PetscInt t = F->map[G.firstRow + G.size - 1]; t < F->block; t++) /* the free threads: padding only */
       for (PetscInt i = 0; i < G.chunkSize; i++) PetscCheck(F->col[G.offset + t + i * F->block] == -1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "group %" PetscInt_FMT ": free thread %" PetscInt_FMT " holds an entry", g, t);
     next += G.size;

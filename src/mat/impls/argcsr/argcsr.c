@@ -6,7 +6,7 @@
 
 /* The rows of the group that starts at row i: while it has fewer than block rows and the next row keeps its entries within
    desired * block (a row longer than that alone is a group of its own) */
-static PetscInt ARGCSRGroupRows(PetscInt m, const PetscInt *rowptr, PetscInt i, PetscInt block, PetscInt desired)
+PetscInt ARGCSRGroupRows(PetscInt m, const PetscInt *rowptr, PetscInt i, PetscInt block, PetscInt desired)
 {
   PetscInt   size    = 0;
   PetscInt64 entries = 0;
@@ -16,6 +16,54 @@ static PetscInt ARGCSRGroupRows(PetscInt m, const PetscInt *rowptr, PetscInt i, 
     size++;
   }
   return size;
+}
+
+/*
+   The threads of a group's rows that the paper's greedy assignment gives (below, in ARGCSRBuildHost()), without its
+   loop over the free threads; the device build computes the same in parallel (cuda/argcsr.cu), and a CPU test checks
+   the two against each other. With T(L) = sum over the rows of max(1, ceil(len / L)):
+   - once the greedy has brought every row's chunks down to at most L entries, each row has exactly max(1, ceil(len / L))
+     threads (a row gets threads only while its chunks are the fullest, and just enough to fall below that filling);
+   - so it reaches that state for L*, the smallest L with T(L) <= block; if L* = 1 it stops there (no chunk holds more
+     than one entry);
+   - else the block - T(L*) threads left go, in row order, to the rows whose chunks hold the most entries, M: each takes
+     what brings it below M (ceil(len / (M - 1)) threads in all) until none is left; they run out before the last such
+     row, or L* would not be the smallest.
+   len: the size rows' lengths; threads: out; chunk: out, the group's chunk size.
+*/
+PetscErrorCode ARGCSRThreadsClosedForm(PetscInt size, const PetscInt *len, PetscInt block, PetscInt *threads, PetscInt *chunk)
+{
+  PetscInt maxlen = 0, lo = 1, hi, left, most = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(size <= block, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ARG-CSR: a group of %" PetscInt_FMT " rows for %" PetscInt_FMT " threads", size, block);
+  for (PetscInt q = 0; q < size; q++) maxlen = PetscMax(maxlen, len[q]);
+  hi = PetscMax(maxlen, 1);
+  while (lo < hi) { /* T(hi) = size <= block */
+    const PetscInt mid = (lo + hi) / 2;
+    PetscInt64     T   = 0;
+
+    for (PetscInt q = 0; q < size; q++) T += PetscMax(1, (len[q] + mid - 1) / mid);
+    if (T <= block) hi = mid;
+    else lo = mid + 1;
+  }
+  left = block;
+  for (PetscInt q = 0; q < size; q++) {
+    threads[q] = PetscMax(1, (len[q] + lo - 1) / lo);
+    left -= threads[q];
+    most = PetscMax(most, (len[q] + threads[q] - 1) / threads[q]);
+  }
+  if (lo > 1 && most > 1)
+    for (PetscInt q = 0; q < size && left > 0; q++)
+      if ((len[q] + threads[q] - 1) / threads[q] == most) {
+        const PetscInt add = PetscMin(left, (len[q] + most - 2) / (most - 1) - threads[q]);
+
+        threads[q] += add;
+        left -= add;
+      }
+  *chunk = 0;
+  for (PetscInt q = 0; q < size; q++) *chunk = PetscMax(*chunk, (len[q] + threads[q] - 1) / threads[q]);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*

@@ -6,7 +6,7 @@
    be fullest get the group's free threads), each thread a chunk of chunkSize consecutive entries of its row, stored like
    the rows of sliced ELL, column-wise: slot i of the group's thread t at offset + t + i * block, column -1 in padding. A
    thread stops at its first padding slot; a row then adds its threads' partial sums in order. The arrays below describe
-   the format on the host (the reference, argcsr.c); the device is to read the same.
+   the format on the host (the reference, argcsr.c); the device (cuda/argcsr.cu) keeps the same layout.
 */
 #include "../common/gpuformat.h"
 
@@ -25,6 +25,14 @@ typedef struct {
   PetscScalar *val;    /* nslots, 0 in padding */
 } ARGCSRArrays;
 
+#define ARGCSR_DEFAULT_BLOCK   128 /* the paper's best blockDim.x */
+#define ARGCSR_DEFAULT_DESIRED 1   /* the paper's default desiredChunkSize, "more robust" */
+
+PETSC_INTERN PetscInt       ARGCSRGroupRows(PetscInt, const PetscInt *, PetscInt, PetscInt, PetscInt);
+PETSC_INTERN PetscErrorCode ARGCSRThreadsClosedForm(PetscInt, const PetscInt *, PetscInt, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode ARGCSRBuildHost(PetscInt, PetscInt, const PetscInt *, const PetscInt *, const PetscScalar *, PetscInt, PetscInt, ARGCSRArrays *);
 PETSC_INTERN PetscErrorCode ARGCSRMultHost(const ARGCSRArrays *, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode ARGCSRDestroyHost(ARGCSRArrays *);
+
+PETSC_INTERN MatGPUFormatOps MatARGCSROps;
+PETSC_INTERN PetscErrorCode  MatCreate_SeqARGCSR(Mat);
