@@ -4,7 +4,8 @@
 # 100k rows and under 1M entries, where a product is a few microseconds: launch latency and the last partial wave) or
 # peers (every large matrix of cmrs, sellcs, bce and rmat, our types at their defaults against both PETSc GPU types)
 # dia (issue 18: the stencils and matrices of rising fill, every type), hyb (issue 18: HYB and ELL on the irregular
-# matrices and two stencils) or ell (issue 18: ELL's fill bound on matrices of rising fill).
+# matrices and two stencils), ell (issue 18: ELL's fill bound on matrices of rising fill) or argcsr (issue 18: ARG-CSR
+# against every type on irregular matrices and stencils).
 #
 # Run on a GPU host from the project root after the build:
 #   bench/run_suite.sh cmrs
@@ -178,12 +179,26 @@ ell) # issue 18: ELL's bound (-mat_ell_max_fill): ELL stored whatever its paddin
     "diagonals -rows 4000000 -diagonals 9 -occupancy 0.15"
   )
   ;;
+argcsr) # issue 18: ARG-CSR at the paper's parameters (128 threads per group, desired chunk size 1) and at 32 (the paper's
+  # best on a regular matrix), against every type, on the irregular matrices of the suite, where the paper claims its
+  # largest gains (circuit-like), and on the stencils, where it claims losses
+  TYPES="aijcusparse,cmrs,sellcs,bce,hyb,argcsr,argcsr/mat_argcsr_desired_chunk_size=32,argcsr/mat_argcsr_block=256"
+  MATRICES=(
+    "circuit -rows 4000000"
+    "lp1 -rows 4000000"
+    "rmat -scale 20 -edge_factor 16"
+    "fem -rows 4000000"
+    "lap2d5 -grid 2048"
+    "lap3d27 -grid 100"
+    "banded -rows 2000000 -width 50"
+  )
+  ;;
 refresh) # products right after a change of values (value_change_us), the formats' value refresh included
   TYPES="aijcusparse,cmrs,sellcs,bce"
   MATRICES=("${SELLCS_MATRICES[@]}")
   ;;
 *)
-  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh, small, peers, dia, hyb, ell)" >&2
+  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh, small, peers, dia, hyb, ell, argcsr)" >&2
   exit 2
   ;;
 esac

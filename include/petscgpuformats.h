@@ -82,6 +82,19 @@ M*/
 #define MATSEQELL "seqaijcusparseell"
 #define MATMPIELL "mpiaijcusparseell"
 
+/*MC
+   MATARGCSR - "argcsr" - root name of the ARG-CSR (Adaptive Row-Grouped CSR) GPU matrix type.
+   It resolves to `MATSEQARGCSR` on one MPI process and to `MATMPIARGCSR` (a `MATMPIAIJCUSPARSE` whose diagonal blocks are
+   `MATSEQARGCSR`) on several.
+
+   Level: beginner
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQARGCSR`, `MATSEQAIJCUSPARSE`
+M*/
+#define MATARGCSR    "argcsr"
+#define MATSEQARGCSR "seqaijcusparseargcsr"
+#define MATMPIARGCSR "mpiaijcusparseargcsr"
+
 PETSC_EXTERN PetscErrorCode PetscGPUFormatsInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGPUFormatsFinalizePackage(void);
 
@@ -97,6 +110,8 @@ PETSC_EXTERN PetscErrorCode MatBCEGetWideRows(Mat, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode MatDIAGetDiagonals(Mat, PetscInt *, PetscReal *, PetscBool *);
 
 PETSC_EXTERN PetscErrorCode MatHYBGetWidth(Mat, PetscInt *, PetscInt *, PetscBool *);
+
+PETSC_EXTERN PetscErrorCode MatARGCSRGetGroups(Mat, PetscInt *, PetscInt *, PetscInt *);
 
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetDeviceMemory(Mat, PetscLogDouble *, PetscLogDouble *);
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetBuildTime(Mat, PetscLogDouble *);

@@ -1,5 +1,5 @@
 static const char help[] = "A petsc-gpuformats type on the GPU: against its host reference and against aijcusparse, through state changes and conversions.\n"
-                           "  -format cmrs|sellcs|bce|dia|hyb|ell: the type to test\n";
+                           "  -format cmrs|sellcs|bce|dia|hyb|ell|argcsr: the type to test\n";
 
 /*
    One program for every format: a descriptor (Format below) names the type, its parameter variants, its
@@ -30,6 +30,7 @@ static const char help[] = "A petsc-gpuformats type on the GPU: against its host
 #include <bce/bce.h>
 #include <dia/dia.h>
 #include <hyb/hyb.h>
+#include <argcsr/argcsr.h>
 #include "../common/testcsr.h"
 
 static PetscRandom rnd;
@@ -576,6 +577,65 @@ static PetscErrorCode ELLCheckBounds(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------------ ARG-CSR */
+static const char *argcsr_blocks[] = {"32", "128", "1024"}, *argcsr_desired[] = {"1", "4", "32"};
+
+/* variant v: threads per group x desired chunk size */
+static PetscErrorCode ARGCSRVariant(PetscInt v, char *desc, size_t len)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_argcsr_block", argcsr_blocks[v % 3]));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_argcsr_desired_chunk_size", argcsr_desired[(v / 3) % 3]));
+  PetscCall(PetscSNPrintf(desc, len, "%s threads per group, desired chunk size %s", argcsr_blocks[v % 3], argcsr_desired[(v / 3) % 3]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+static PetscErrorCode ARGCSRResetVariant(void)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_argcsr_block"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_argcsr_desired_chunk_size"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The host reference with the parameters the matrix read (its prefix): the device's groups, slots and mapped threads are
+   the host's (the device assigns the threads by the closed form, the host by the paper's greedy), then the product */
+static PetscErrorCode ARGCSRReference(Mat A, const PetscInt *ia, const PetscInt *ja, const PetscScalar *a, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
+{
+  PetscInt     m, n, block = ARGCSR_DEFAULT_BLOCK, desired = ARGCSR_DEFAULT_DESIRED, ngroups, nslots, threads, hthreads = 0;
+  const char  *prefix;
+  ARGCSRArrays F;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(A, &m, &n));
+  PetscCall(MatGetOptionsPrefix(A, &prefix));
+  PetscCall(PetscOptionsGetInt(NULL, prefix, "-mat_argcsr_block", &block, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, prefix, "-mat_argcsr_desired_chunk_size", &desired, NULL));
+  PetscCall(MatARGCSRGetGroups(A, &ngroups, &nslots, &threads));
+  if (!m || !ia[m]) {
+    PetscCheck(!ngroups && !nslots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a matrix without entries: %" PetscInt_FMT " groups, %" PetscInt_FMT " slots", ngroups, nslots);
+    CSRProduct(m, ia, ja, a, x, y, z);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(ARGCSRBuildHost(m, n, ia, ja, a, block, desired, &F));
+  for (PetscInt g = 0; g < F.ngroups; g++) hthreads += F.map[F.groups[g].firstRow + F.groups[g].size - 1];
+  PetscCheck(F.ngroups == ngroups && F.nslots == nslots && hthreads == threads, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ARG-CSR (block %" PetscInt_FMT ", desired %" PetscInt_FMT "): the device has %" PetscInt_FMT " groups, %" PetscInt_FMT " slots, %" PetscInt_FMT " threads mapped; the host %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT, block, desired, ngroups, nslots, threads, F.ngroups, F.nslots, hthreads);
+  PetscCall(ARGCSRMultHost(&F, x, y, z));
+  PetscCall(ARGCSRDestroyHost(&F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -t_mat_argcsr_block 64 on the options check's matrix (300 x 300, rows of 30): at desired chunk size 1 a group closes
+   past 64 entries, so 2 rows a group, 150 groups (32 threads: 300 groups) */
+static PetscErrorCode ARGCSRCheckOption(Mat A)
+{
+  PetscInt ngroups;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatARGCSRGetGroups(A, &ngroups, NULL, NULL));
+  PetscCheck(ngroups == 150, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-t_mat_argcsr_block 64: %" PetscInt_FMT " groups, not 150", ngroups);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* HYB's COO part of 3 levels: rows of 300,000 and 150,000 entries past a width of 3 (450,000 COO entries, 879 warps of
    512, whose carries 28 warps of 32 reduce, whose carries one warp adds), the long rows crossing warps of every level */
 static PetscErrorCode HYBCheckLongRows(void)
@@ -616,6 +676,7 @@ static const Format formats[] = {
     {MATDIA,    MATSEQDIA,    "DIA",    2,   0, DIAVariant,    DIAResetVariant,    DIAReference,    "mat_dia_max_fill", "1000", "10", DIACheckOption,    {"mat_dia_max_fill", "0.5", "mat_dia_max_fill", "-1", NULL},                                                                                                          PETSC_TRUE,  DIACheckBounds  },
     {MATHYB,    MATSEQHYB,    "HYB",    6,   0, HYBVariant,    HYBResetVariant,    HYBReference,    "mat_hyb_width",    "7",    "9",  HYBCheckOption,    {"mat_hyb_width", "-1", NULL},                                                                                                                                        PETSC_FALSE, HYBCheckLongRows},
     {MATELL,    MATSEQELL,    "ELL",    4,   0, ELLVariant,    HYBResetVariant,    HYBReference,    "mat_ell_max_fill", "1000", "10", ELLCheckOption,    {"mat_ell_max_fill", "0.5", "mat_ell_max_fill", "-1", NULL},                                                                                                          PETSC_FALSE, ELLCheckBounds  },
+    {MATARGCSR, MATSEQARGCSR, "ARGCSR", 9,   0, ARGCSRVariant, ARGCSRResetVariant, ARGCSRReference, "mat_argcsr_block", "64",   "32", ARGCSRCheckOption, {"mat_argcsr_block", "48", "mat_argcsr_block", "2048", "mat_argcsr_desired_chunk_size", "0", NULL},                                                                   PETSC_FALSE, NULL            },
 };
 static const Format *fmt;
 

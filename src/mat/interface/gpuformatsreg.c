@@ -4,6 +4,7 @@
 #include "../impls/bce/bce.h"
 #include "../impls/dia/dia.h"
 #include "../impls/hyb/hyb.h"
+#include "../impls/argcsr/argcsr.h"
 
 PETSC_INTERN PetscErrorCode MatGPUFormatRegisterReset_Private(void);
 
@@ -150,6 +151,29 @@ static PetscErrorCode MatCreate_MPIELL(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*MC
+   MATMPIARGCSR - "mpiaijcusparseargcsr" - a parallel `MATMPIAIJCUSPARSE` matrix whose diagonal blocks are `MATSEQARGCSR`
+   (ARG-CSR on the GPU); the off-diagonal blocks too with `-mat_gpuformat_offdiag`
+
+   Options Database Keys:
++  -mat_type argcsr - the type on any number of processes (with `MatSetFromOptions()`)
+-  -mat_gpuformat_offdiag <bool> - the off-diagonal blocks in the format too (default false: cuSPARSE's CSR)
+
+   Level: beginner
+
+   Note:
+   `MatMult()` and `MatMultAdd()` are those of `MATMPIAIJCUSPARSE`, which overlap the scatter of the ghost values with the
+   product of the diagonal block; the format's options are read with the matrix's prefix and given to the blocks.
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQARGCSR`, `MATMPIAIJCUSPARSE`
+M*/
+static PetscErrorCode MatCreate_MPIARGCSR(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreate_MPIGPUFormat_Private(A, &MatARGCSROps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   PetscGPUFormatsFinalizePackage - Forgets the registration done by `PetscGPUFormatsInitializePackage()`;
   called from `PetscFinalize()`
@@ -221,6 +245,10 @@ PetscErrorCode PetscGPUFormatsInitializePackage(void)
   PetscCall(MatRegisterRootName(MATELL, MATSEQELL, MATMPIELL));
   PetscCall(MatRegister(MATSEQELL, MatCreate_SeqELL));
   PetscCall(MatRegister(MATMPIELL, MatCreate_MPIELL));
+  PetscCall(MatGPUFormatRegister_Private(&MatARGCSROps));
+  PetscCall(MatRegisterRootName(MATARGCSR, MATSEQARGCSR, MATMPIARGCSR));
+  PetscCall(MatRegister(MATSEQARGCSR, MatCreate_SeqARGCSR));
+  PetscCall(MatRegister(MATMPIARGCSR, MatCreate_MPIARGCSR));
   PetscCall(PetscRegisterFinalize(PetscGPUFormatsFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
