@@ -18,6 +18,12 @@ PetscInt ARGCSRGroupRows(PetscInt m, const PetscInt *rowptr, PetscInt i, PetscIn
   return size;
 }
 
+/* ceil(a / b) without a + b - 1, which overflows for a row of about 2^31 entries */
+static inline PetscInt ARGCSRCeilDiv(PetscInt a, PetscInt b)
+{
+  return a / b + (a % b != 0);
+}
+
 /*
    The threads of a group's rows that the paper's greedy assignment gives (below, in ARGCSRBuildHost()), without its
    loop over the free threads; the device build computes the same in parallel (cuda/argcsr.cu), and a CPU test checks
@@ -43,26 +49,26 @@ PetscErrorCode ARGCSRThreadsClosedForm(PetscInt size, const PetscInt *len, Petsc
     const PetscInt mid = (lo + hi) / 2;
     PetscInt64     T   = 0;
 
-    for (PetscInt q = 0; q < size; q++) T += PetscMax(1, (len[q] + mid - 1) / mid);
+    for (PetscInt q = 0; q < size; q++) T += PetscMax(1, ARGCSRCeilDiv(len[q], mid));
     if (T <= block) hi = mid;
     else lo = mid + 1;
   }
   left = block;
   for (PetscInt q = 0; q < size; q++) {
-    threads[q] = PetscMax(1, (len[q] + lo - 1) / lo);
+    threads[q] = PetscMax(1, ARGCSRCeilDiv(len[q], lo));
     left -= threads[q];
-    most = PetscMax(most, (len[q] + threads[q] - 1) / threads[q]);
+    most = PetscMax(most, ARGCSRCeilDiv(len[q], threads[q]));
   }
   if (lo > 1 && most > 1)
     for (PetscInt q = 0; q < size && left > 0; q++)
-      if ((len[q] + threads[q] - 1) / threads[q] == most) {
-        const PetscInt add = PetscMin(left, (len[q] + most - 2) / (most - 1) - threads[q]);
+      if (ARGCSRCeilDiv(len[q], threads[q]) == most) {
+        const PetscInt add = PetscMin(left, ARGCSRCeilDiv(len[q], most - 1) - threads[q]);
 
         threads[q] += add;
         left -= add;
       }
   *chunk = 0;
-  for (PetscInt q = 0; q < size; q++) *chunk = PetscMax(*chunk, (len[q] + threads[q] - 1) / threads[q]);
+  for (PetscInt q = 0; q < size; q++) *chunk = PetscMax(*chunk, ARGCSRCeilDiv(len[q], threads[q]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

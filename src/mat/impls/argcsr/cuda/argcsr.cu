@@ -55,9 +55,10 @@ __device__ __forceinline__ static int argcsr_warp_exclusive_sum(int v)
   return s - v;
 }
 
+/* ceil(len / t) without len + t - 1, which overflows for a row of about 2^31 entries */
 __device__ __forceinline__ static int argcsr_fill(int len, int t)
 {
-  return (len + t - 1) / t;
+  return len / t + (len % t != 0);
 }
 
 /*
@@ -188,7 +189,7 @@ __global__ static void argcsr_fill_kernel(int m, long long nnz, int ngroups, int
    or NaN there stays out), then each row of the group adds its threads' partial sums in order, as the host reference.
 */
 template <bool ADD>
-__global__ static void argcsr_mult_kernel(int block, const ARGCSRGroup *__restrict__ groups, const int *__restrict__ map, const int *__restrict__ col, const PetscScalar *__restrict__ val, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
+__global__ static void __launch_bounds__(1024) argcsr_mult_kernel(int block, const ARGCSRGroup *__restrict__ groups, const int *__restrict__ map, const int *__restrict__ col, const PetscScalar *__restrict__ val, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
 {
   extern __shared__ PetscScalar argcsr_shared[];
   PetscScalar                  *partial = argcsr_shared;
@@ -253,6 +254,34 @@ static PetscErrorCode ARGCSRReset(void *fmt)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The paper's groups, from the row pointer brought back (the build's first round trip): first[g] their first rows,
+   first[ngroups] = m */
+static PetscErrorCode ARGCSRGroupsOnHost(const MatGPUFormatCSR *csr, PetscInt block, PetscInt desired, PetscInt *rowptr, PetscInt *first, PetscInt *ngroups)
+{
+  PetscInt n = 0;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMemcpyAsync(rowptr, csr->rowptr, (size_t)(csr->m + 1) * sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
+  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
+  for (PetscInt i = 0; i < csr->m; n++) {
+    first[n] = i;
+    i += ARGCSRGroupRows(csr->m, rowptr, i, block, desired);
+  }
+  first[n] = csr->m;
+  *ngroups = n;
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "groups (host)"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The groups' first rows to the device, done before the host array goes */
+static PetscErrorCode ARGCSRUpload(int *first, const PetscInt *hfirst, PetscInt ngroups, cudaStream_t stream)
+{
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMemcpyAsync(first, hfirst, (size_t)(ngroups + 1) * sizeof(int), cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
    The build: the groups on the host (the paper's grouping is a sequential scan of the row lengths: the row pointer
    comes back, the build's first round trip); the threads of each row and each group's chunk size on the GPU (a warp
@@ -260,12 +289,13 @@ static PetscErrorCode ARGCSRReset(void *fmt)
 */
 static PetscErrorCode ARGCSRBuild(void *fmt, const MatGPUFormatCSR *csr)
 {
-  Mat_ARGCSR   *ac = (Mat_ARGCSR *)fmt;
-  ARGCSRArrays *d  = &ac->d;
-  PetscInt     *hrowptr, *hfirst, ngroups = 0, mark;
-  int          *first, *chunk, *used, *map;
-  long long    *slots, tail[2];
-  size_t        bytes;
+  Mat_ARGCSR    *ac = (Mat_ARGCSR *)fmt;
+  ARGCSRArrays  *d  = &ac->d;
+  PetscInt      *hrowptr, *hfirst, ngroups = 0, mark;
+  PetscErrorCode ierr;
+  int           *first, *chunk, *used, *map;
+  long long     *slots, tail[2];
+  size_t         bytes;
 
   PetscFunctionBegin;
   PetscCall(ARGCSRReset(fmt));
@@ -278,20 +308,11 @@ static PetscErrorCode ARGCSRBuild(void *fmt, const MatGPUFormatCSR *csr)
   d->desired = ac->desired;
   mark       = ac->scratch.n;
 
-  /* the groups, on the host */
+  /* the groups, on the host (the host arrays go on every path: an error here, out of device memory above all, is one the
+     common layer recovers from) */
   PetscCall(PetscMalloc2(d->m + 1, &hrowptr, d->m + 1, &hfirst));
-  PetscCallCUDA(cudaMemcpyAsync(hrowptr, csr->rowptr, (size_t)(d->m + 1) * sizeof(int), cudaMemcpyDeviceToHost, csr->stream));
-  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-  for (PetscInt i = 0; i < d->m; ngroups++) {
-    hfirst[ngroups] = i;
-    i += ARGCSRGroupRows(d->m, hrowptr, i, d->block, d->desired);
-  }
-  hfirst[ngroups] = d->m;
-  d->ngroups      = ngroups;
-  PetscCall(MatGPUFormatBuildPhase_Private(csr, "groups (host)"));
-
-  /* the threads of each row and the chunk size of each group, on the GPU; the slots' offsets */
-  {
+  ierr = ARGCSRGroupsOnHost(csr, d->block, d->desired, hrowptr, hfirst, &ngroups);
+  if (!ierr) {
     const MatGPUFormatArray tmp[] = {
         {(void **)&first, (size_t)(ngroups + 1) * sizeof(int)      },
         {(void **)&chunk, (size_t)ngroups * sizeof(int)            },
@@ -300,9 +321,15 @@ static PetscErrorCode ARGCSRBuild(void *fmt, const MatGPUFormatCSR *csr)
         {(void **)&slots, (size_t)(ngroups + 1) * sizeof(long long)}
     };
 
-    PetscCall(MatGPUFormatScratchMallocArrays_Private(&ac->scratch, "ARGCSR", PETSC_STATIC_ARRAY_LENGTH(tmp), tmp));
+    ierr = MatGPUFormatScratchMallocArrays_Private(&ac->scratch, "ARGCSR", PETSC_STATIC_ARRAY_LENGTH(tmp), tmp);
   }
-  PetscCallCUDA(cudaMemcpyAsync(first, hfirst, (size_t)(ngroups + 1) * sizeof(int), cudaMemcpyHostToDevice, csr->stream));
+  if (!ierr) ierr = ARGCSRUpload(first, hfirst, ngroups, csr->stream);
+  PetscCall(PetscFree2(hrowptr, hfirst));
+  PetscCall(ierr);
+  d->ngroups = ngroups;
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, "groups (host)"));
+
+  /* the threads of each row and the chunk size of each group, on the GPU; the slots' offsets */
   argcsr_assign_kernel<<<MatGPUFormatGrid(32 * (PetscInt64)ngroups, ARGCSR_BUILD_BLOCK), ARGCSR_BUILD_BLOCK, 0, csr->stream>>>((int)ngroups, (int)d->block, first, csr->rowptr, map, chunk, used);
   PetscCallCUDA(cudaGetLastError());
   argcsr_slots_kernel<<<MatGPUFormatGrid(ngroups + 1, ARGCSR_BUILD_BLOCK), ARGCSR_BUILD_BLOCK, 0, csr->stream>>>((int)ngroups, (int)d->block, chunk, slots);
@@ -310,8 +337,7 @@ static PetscErrorCode ARGCSRBuild(void *fmt, const MatGPUFormatCSR *csr)
   MatGPUFormatCallThrust(thrust::exclusive_scan(MatGPUFormatThrustPolicy(csr->stream), slots, slots + ngroups + 1, slots));
   PetscCallCUDA(cudaMemcpyAsync(&tail[0], slots + ngroups, sizeof(long long), cudaMemcpyDeviceToHost, csr->stream));
   MatGPUFormatCallThrust(tail[1] = thrust::reduce(MatGPUFormatThrustPolicy(csr->stream), used, used + ngroups, 0LL));
-  PetscCallCUDA(cudaStreamSynchronize(csr->stream)); /* before the host arrays go (their copy to the device is done) */
-  PetscCall(PetscFree2(hrowptr, hfirst));
+  PetscCallCUDA(cudaStreamSynchronize(csr->stream));
   ac->threads = tail[1];
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "threads and chunks"));
   PetscCheck(tail[0] <= PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "ARG-CSR: %lld slots (%" PetscInt_FMT " entries) exceed the format's 32-bit offsets; raise -mat_argcsr_desired_chunk_size or use another type", tail[0], d->nnz);
