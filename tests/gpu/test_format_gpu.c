@@ -665,7 +665,34 @@ static PetscErrorCode HYBCheckLongRows(void)
   PetscCall(MatDestroy(&H));
   PetscCall(CSRDestroy(&csr));
   PetscCall(PetscFree(len));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "HYB: COO carries reduced in 3 levels, as the host reference\n"));
+  { /* width 1 on rows of 2 entries: a COO part of m entries, one per row, at the levels' edges: one full warp (512), a
+       last warp of one entry that carries nothing (513), 32 warps whose carries one warp adds, 33 (a level more); and a
+       row that ends exactly on 32 warps (1 + 16,384 entries) */
+    const PetscInt ms[] = {512, 513, 512 * 32, 512 * 33, 3000};
+
+    PetscCall(PetscOptionsSetValue(NULL, "-mat_hyb_width", "1"));
+    for (size_t c = 0; c < PETSC_STATIC_ARRAY_LENGTH(ms); c++) {
+      char what[64];
+
+      PetscCall(PetscMalloc1(ms[c], &len));
+      for (PetscInt i = 0; i < ms[c]; i++) len[i] = 2;
+      if (ms[c] == 3000) len[0] = 1 + 512 * 32;
+      PetscCall(CSRCreate(rnd, ms[c], 20000, len, PETSC_TRUE, &csr));
+      PetscCall(CSRToMat(&csr, &H));
+      PetscCall(MatConvert(H, MATHYB, MAT_INITIAL_MATRIX, &A));
+      PetscCall(MatSetFromOptions(A));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "HYB, width 1, %" PetscInt_FMT " rows", ms[c]));
+      PetscCall(CheckAgainstReference(A, what));
+      PetscCall(MatHYBGetWidth(A, &width, &ncoo, NULL));
+      PetscCheck(width == 1 && ncoo == (ms[c] == 3000 ? 512 * 32 + 2999 : ms[c]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: width %" PetscInt_FMT ", %" PetscInt_FMT " entries in COO", what, width, ncoo);
+      PetscCall(MatDestroy(&A));
+      PetscCall(MatDestroy(&H));
+      PetscCall(CSRDestroy(&csr));
+      PetscCall(PetscFree(len));
+    }
+    PetscCall(PetscOptionsClearValue(NULL, "-mat_hyb_width"));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "HYB: COO carries reduced in 3 levels, and at the levels' edges, as the host reference\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
