@@ -1228,6 +1228,55 @@ PetscErrorCode MatGPUFormatGetDeviceMemory(Mat A, PetscLogDouble *bytes, PetscLo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   The fill bound's options for the format `name` (title: as in the viewer; type: its manual page; slots: how its slots per
+   entry are counted, for -help)
+*/
+PetscErrorCode MatGPUFormatFillBoundSetFromOptions_Private(MatGPUFormatFillBound *b, const char *name, const char *title, const char *type, const char *slots, MatGPUFormatOptionItems PetscOptionsObject)
+{
+  char      opt[64], fopt[64], text[256];
+  PetscReal maxfill = b->maxfill;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-mat_%s_max_fill", name));
+  PetscCall(PetscSNPrintf(fopt, sizeof(fopt), "-mat_%s_fallback", name));
+  PetscCall(PetscSNPrintf(text, sizeof(text), "Slots per entry (%s) above which the matrix is not stored in %s; 0: no bound", slots, title));
+  PetscCall(PetscOptionsReal(opt, text, type, maxfill, &maxfill, NULL));
+  PetscCall(PetscOptionsBool(fopt, "A matrix above the bound multiplies with aijcusparse's product (else its build fails with an error)", type, b->fallback, &b->fallback, NULL));
+  PetscCheck(maxfill == 0 || maxfill >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s %g: 0 (no bound) or at least 1 (a slot per entry)", opt, (double)maxfill);
+  b->maxfill = maxfill;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   A build past the bound (MatGPUFormatFillBoundExceeded()): nothing with -mat_<name>_fallback true (the format then
+   declines the matrix), else PETSC_ERR_SUP naming the bound. what: the format's account of the matrix; instead: the
+   way out it suggests besides the two options
+*/
+PetscErrorCode MatGPUFormatFillBoundRefuse_Private(const MatGPUFormatFillBound *b, const char *name, const char *title, PetscReal fill, const char *what, const char *instead)
+{
+  PetscFunctionBegin;
+  PetscCheck(b->fallback, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: %s, %g slots per entry, more than -mat_%s_max_fill %g. Raise the bound (0: none), set -mat_%s_fallback to multiply with aijcusparse's product instead, or %s", title, what, (double)fill, name, (double)b->maxfill, name, instead);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The bound, for the format's line of the viewer */
+PetscErrorCode MatGPUFormatFillBoundString_Private(const MatGPUFormatFillBound *b, const char *name, char *buf, size_t len)
+{
+  PetscFunctionBegin;
+  if (b->maxfill > 0) PetscCall(PetscSNPrintf(buf, len, "bound %g (-mat_%s_max_fill)", (double)b->maxfill, name));
+  else PetscCall(PetscSNPrintf(buf, len, "no bound (-mat_%s_max_fill 0)", name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The viewer's line of a declined matrix */
+PetscErrorCode MatGPUFormatFillBoundViewDeclined_Private(const char *name, PetscBool declined, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  if (declined) PetscCall(PetscViewerASCIIPrintf(viewer, "declined: more slots per entry than the bound; products are aijcusparse's (-mat_%s_fallback false makes this an error)\n", name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   MatGPUFormatGetDeclined - Whether the GPU format of a petsc-gpuformats matrix declined it at its last build (DIA, ELL:
   more slots per entry than their bound), so that its products are `MATSEQAIJCUSPARSE`'s

@@ -173,6 +173,23 @@ PETSC_INTERN PetscErrorCode MatGPUFormatScratchRelease_Private(MatGPUFormatScrat
 /* Several temporaries of the same life as one entry of the stack: views into one block, as MatGPUFormatDeviceMallocArrays_Private() */
 PETSC_INTERN PetscErrorCode MatGPUFormatScratchMallocArrays_Private(MatGPUFormatScratch *, const char *, PetscInt, const MatGPUFormatArray[]);
 
+/* A format's bound on its slots per entry (DIA, ELL), -mat_<name>_max_fill: above it the build declines the matrix
+   (nothing allocated; the products are aijcusparse's, through the optional declined() op) or, with -mat_<name>_fallback
+   false, fails with PETSC_ERR_SUP naming the bound */
+typedef struct {
+  PetscReal maxfill;  /* 0: no bound */
+  PetscBool fallback; /* a declined matrix multiplies with aijcusparse's product (else the build fails) */
+} MatGPUFormatFillBound;
+
+static inline PetscBool MatGPUFormatFillBoundExceeded(const MatGPUFormatFillBound *b, PetscReal fill)
+{
+  return (PetscBool)(b->maxfill > 0 && fill > b->maxfill);
+}
+PETSC_INTERN PetscErrorCode MatGPUFormatFillBoundSetFromOptions_Private(MatGPUFormatFillBound *, const char *, const char *, const char *, const char *, MatGPUFormatOptionItems);
+PETSC_INTERN PetscErrorCode MatGPUFormatFillBoundRefuse_Private(const MatGPUFormatFillBound *, const char *, const char *, PetscReal, const char *, const char *);
+PETSC_INTERN PetscErrorCode MatGPUFormatFillBoundString_Private(const MatGPUFormatFillBound *, const char *, char *, size_t);
+PETSC_INTERN PetscErrorCode MatGPUFormatFillBoundViewDeclined_Private(const char *, PetscBool, PetscViewer);
+
 #if defined(__CUDACC__)
 /* Blocks of a grid-stride launch over n work items at `block` threads each: at least 1, at most 65536 */
 static inline unsigned MatGPUFormatGrid(PetscInt64 n, int block)

@@ -12,8 +12,7 @@
 
 typedef struct {
   /* parameters */
-  PetscReal maxfill;  /* slots per entry (ndiag m / nnz) above which the matrix is declined; 0: no bound */
-  PetscBool fallback; /* a declined matrix multiplies through aijcusparse's product (else the build fails) */
+  MatGPUFormatFillBound bound; /* slots per entry (ndiag m / nnz) above which the matrix is declined */
   /* the matrix, on the device (the layout of dia.h) */
   DIAArrays            d;
   PetscBool            sorted;   /* every row in increasing column: a row's k-th entry is on its k-th diagonal with a mask bit */
@@ -301,12 +300,12 @@ static PetscErrorCode DIABuild(void *fmt, const MatGPUFormatCSR *csr)
   dc->offmax = (tail[3] - 1) - (int)(d->m - 1);
   dc->fill   = (PetscReal)d->ndiag * (PetscReal)d->m / (PetscReal)d->nnz;
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "count diagonals"));
-  if (dc->maxfill > 0 && dc->fill > dc->maxfill) {
+  if (MatGPUFormatFillBoundExceeded(&dc->bound, dc->fill)) {
+    char what[128];
+
     PetscCall(MatGPUFormatScratchRelease_Private(&dc->scratch, mark));
-    PetscCheck(dc->fallback, PETSC_COMM_SELF, PETSC_ERR_SUP,
-               "DIA: the %" PetscInt_FMT " x %" PetscInt_FMT " matrix's %" PetscInt_FMT " entries lie on %" PetscInt_FMT " diagonals, %g slots per entry, more than -mat_dia_max_fill %g. "
-               "Raise the bound (0: none), set -mat_dia_fallback to multiply with aijcusparse's product instead, or use another type",
-               d->m, d->n, d->nnz, d->ndiag, (double)dc->fill, (double)dc->maxfill);
+    PetscCall(PetscSNPrintf(what, sizeof(what), "the %" PetscInt_FMT " x %" PetscInt_FMT " matrix's %" PetscInt_FMT " entries lie on %" PetscInt_FMT " diagonals", d->m, d->n, d->nnz, d->ndiag));
+    PetscCall(MatGPUFormatFillBoundRefuse_Private(&dc->bound, "dia", "DIA", dc->fill, what, "use another type"));
     dc->declined = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -349,9 +348,9 @@ static PetscErrorCode DIACreate(void **fmt)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&dc));
-  dc->maxfill  = DIA_DEFAULT_MAX_FILL;
-  dc->fallback = PETSC_TRUE;
-  *fmt         = dc;
+  dc->bound.maxfill  = DIA_DEFAULT_MAX_FILL;
+  dc->bound.fallback = PETSC_TRUE;
+  *fmt               = dc;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -361,8 +360,7 @@ static PetscErrorCode DIACopyParams(const void *src, void *dst)
   Mat_DIA       *b = (Mat_DIA *)dst;
 
   PetscFunctionBegin;
-  b->maxfill  = a->maxfill;
-  b->fallback = a->fallback;
+  b->bound = a->bound;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -371,20 +369,16 @@ static PetscErrorCode DIASameParams(const void *pa, const void *pb, PetscBool *s
   const Mat_DIA *a = (const Mat_DIA *)pa, *b = (const Mat_DIA *)pb;
 
   PetscFunctionBegin;
-  *same = (PetscBool)(a->maxfill == b->maxfill && a->fallback == b->fallback);
+  *same = (PetscBool)(a->bound.maxfill == b->bound.maxfill && a->bound.fallback == b->bound.fallback);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode DIASetFromOptions(void *fmt, MatGPUFormatOptionItems PetscOptionsObject)
 {
-  Mat_DIA  *dc      = (Mat_DIA *)fmt;
-  PetscReal maxfill = dc->maxfill;
+  Mat_DIA *dc = (Mat_DIA *)fmt;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsReal("-mat_dia_max_fill", "Slots per entry (diagonals x rows / entries) above which the matrix is not stored in DIA; 0: no bound", "MATSEQDIA", maxfill, &maxfill, NULL));
-  PetscCall(PetscOptionsBool("-mat_dia_fallback", "A matrix above the bound multiplies with aijcusparse's product (else its build fails with an error)", "MATSEQDIA", dc->fallback, &dc->fallback, NULL));
-  PetscCheck(maxfill == 0 || maxfill >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_dia_max_fill %g: 0 (no bound) or at least 1 (a slot per entry)", (double)maxfill);
-  dc->maxfill = maxfill;
+  PetscCall(MatGPUFormatFillBoundSetFromOptions_Private(&dc->bound, "dia", "DIA", "MATSEQDIA", "diagonals x rows / entries", PetscOptionsObject));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -394,11 +388,10 @@ static PetscErrorCode DIAView(void *fmt, PetscViewer viewer)
   char           bound[64];
 
   PetscFunctionBegin;
-  if (dc->maxfill > 0) PetscCall(PetscSNPrintf(bound, sizeof(bound), "bound %g (-mat_dia_max_fill)", (double)dc->maxfill));
-  else PetscCall(PetscStrncpy(bound, "no bound (-mat_dia_max_fill 0)", sizeof(bound)));
+  PetscCall(MatGPUFormatFillBoundString_Private(&dc->bound, "dia", bound, sizeof(bound)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " diagonals, offsets %d to %d; %.4g slots per entry, %s\n", dc->d.ndiag, dc->offmin, dc->offmax, (double)dc->fill, bound));
-  if (dc->declined) PetscCall(PetscViewerASCIIPrintf(viewer, "declined: more slots per entry than the bound; products are aijcusparse's (-mat_dia_fallback false makes this an error)\n"));
-  else
+  PetscCall(MatGPUFormatFillBoundViewDeclined_Private("dia", dc->declined, viewer));
+  if (!dc->declined)
     PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " slots of %" PetscInt_FMT " rows (pitch %" PetscInt_FMT "), a mask bit each: padding is never multiplied; values refreshed %s\n", (PetscInt64)dc->d.ndiag * dc->d.pitch, dc->d.m, dc->d.pitch,
                                      dc->sorted ? "in each row's order, without its columns" : "through a search of each entry's diagonal (rows not in increasing column order)"));
   PetscFunctionReturn(PETSC_SUCCESS);

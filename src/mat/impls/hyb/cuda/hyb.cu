@@ -15,11 +15,10 @@
 
 typedef struct {
   /* parameters */
-  PetscBool ell;      /* the ELL type: the width is the longest row's, no COO part; declined above maxfill */
-  PetscInt  width;    /* HYB: requested width; 0: the paper's rule */
-  PetscBool readpad;  /* read every ELL slot up to the width (padding: column -1, skipped) instead of stopping at the row's length */
-  PetscReal maxfill;  /* ELL: slots per entry (width m / nnz) above which the matrix is declined; 0: no bound */
-  PetscBool fallback; /* ELL: a declined matrix multiplies through aijcusparse's product (else the build fails) */
+  PetscBool             ell;     /* the ELL type: the width is the longest row's, no COO part; declined above maxfill */
+  PetscInt              width;   /* HYB: requested width; 0: the paper's rule */
+  PetscBool             readpad; /* read every ELL slot up to the width (padding: column -1, skipped) instead of stopping at the row's length */
+  MatGPUFormatFillBound bound;   /* ELL: slots per entry (width m / nnz) above which the matrix is declined */
   /* the matrix, on the device (the layout of hyb.h) */
   HYBArrays            d;
   int                 *len;      /* m: the ELL slots of each row that hold entries, unless readpad */
@@ -346,11 +345,11 @@ static PetscErrorCode HYBBuild(void *fmt, const MatGPUFormatCSR *csr)
   }
   hc->fill = (PetscReal)d->width * (PetscReal)d->m / (PetscReal)d->nnz;
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "width"));
-  if (hc->ell && hc->maxfill > 0 && hc->fill > hc->maxfill) {
-    PetscCheck(hc->fallback, PETSC_COMM_SELF, PETSC_ERR_SUP,
-               "ELL: the %" PetscInt_FMT " x %" PetscInt_FMT " matrix's longest row of %" PetscInt_FMT " entries makes %g slots per entry (%" PetscInt_FMT " entries), more than -mat_ell_max_fill %g. "
-               "Raise the bound (0: none), set -mat_ell_fallback to multiply with aijcusparse's product instead, or use -mat_type hyb",
-               d->m, d->n, d->width, (double)hc->fill, d->nnz, (double)hc->maxfill);
+  if (hc->ell && MatGPUFormatFillBoundExceeded(&hc->bound, hc->fill)) {
+    char what[128];
+
+    PetscCall(PetscSNPrintf(what, sizeof(what), "the %" PetscInt_FMT " x %" PetscInt_FMT " matrix's longest row has %" PetscInt_FMT " of its %" PetscInt_FMT " entries", d->m, d->n, d->width, d->nnz));
+    PetscCall(MatGPUFormatFillBoundRefuse_Private(&hc->bound, "ell", "ELL", hc->fill, what, "use -mat_type hyb"));
     hc->declined = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -407,9 +406,9 @@ static PetscErrorCode HYBCreate(void **fmt)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&hc));
-  hc->maxfill  = ELL_DEFAULT_MAX_FILL;
-  hc->fallback = PETSC_TRUE;
-  *fmt         = hc;
+  hc->bound.maxfill  = ELL_DEFAULT_MAX_FILL;
+  hc->bound.fallback = PETSC_TRUE;
+  *fmt               = hc;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -427,11 +426,10 @@ static PetscErrorCode HYBCopyParams(const void *src, void *dst)
   Mat_HYB       *b = (Mat_HYB *)dst;
 
   PetscFunctionBegin;
-  b->ell      = a->ell;
-  b->width    = a->width;
-  b->readpad  = a->readpad;
-  b->maxfill  = a->maxfill;
-  b->fallback = a->fallback;
+  b->ell     = a->ell;
+  b->width   = a->width;
+  b->readpad = a->readpad;
+  b->bound   = a->bound;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -440,7 +438,7 @@ static PetscErrorCode HYBSameParams(const void *pa, const void *pb, PetscBool *s
   const Mat_HYB *a = (const Mat_HYB *)pa, *b = (const Mat_HYB *)pb;
 
   PetscFunctionBegin;
-  *same = (PetscBool)(a->ell == b->ell && a->width == b->width && a->readpad == b->readpad && a->maxfill == b->maxfill && a->fallback == b->fallback);
+  *same = (PetscBool)(a->ell == b->ell && a->width == b->width && a->readpad == b->readpad && a->bound.maxfill == b->bound.maxfill && a->bound.fallback == b->bound.fallback);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -459,15 +457,11 @@ static PetscErrorCode HYBSetFromOptions(void *fmt, MatGPUFormatOptionItems Petsc
 
 static PetscErrorCode ELLSetFromOptions(void *fmt, MatGPUFormatOptionItems PetscOptionsObject)
 {
-  Mat_HYB  *hc      = (Mat_HYB *)fmt;
-  PetscReal maxfill = hc->maxfill;
+  Mat_HYB *hc = (Mat_HYB *)fmt;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsReal("-mat_ell_max_fill", "Slots per entry (longest row x rows / entries) above which the matrix is not stored in ELL; 0: no bound", "MATSEQELL", maxfill, &maxfill, NULL));
-  PetscCall(PetscOptionsBool("-mat_ell_fallback", "A matrix above the bound multiplies with aijcusparse's product (else its build fails with an error)", "MATSEQELL", hc->fallback, &hc->fallback, NULL));
+  PetscCall(MatGPUFormatFillBoundSetFromOptions_Private(&hc->bound, "ell", "ELL", "MATSEQELL", "longest row x rows / entries", PetscOptionsObject));
   PetscCall(PetscOptionsBool("-mat_ell_read_padding", "Read every slot up to the width (padding skipped by its column -1) instead of stopping at each row's length", "MATSEQELL", hc->readpad, &hc->readpad, NULL));
-  PetscCheck(maxfill == 0 || maxfill >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ell_max_fill %g: 0 (no bound) or at least 1 (a slot per entry)", (double)maxfill);
-  hc->maxfill = maxfill;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -479,10 +473,9 @@ static PetscErrorCode HYBView(void *fmt, PetscViewer viewer)
   if (hc->ell) {
     char bound[64];
 
-    if (hc->maxfill > 0) PetscCall(PetscSNPrintf(bound, sizeof(bound), "bound %g (-mat_ell_max_fill)", (double)hc->maxfill));
-    else PetscCall(PetscStrncpy(bound, "no bound (-mat_ell_max_fill 0)", sizeof(bound)));
+    PetscCall(MatGPUFormatFillBoundString_Private(&hc->bound, "ell", bound, sizeof(bound)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "width %" PetscInt_FMT " (the longest row), %.4g slots per entry, %s\n", hc->d.width, (double)hc->fill, bound));
-    if (hc->declined) PetscCall(PetscViewerASCIIPrintf(viewer, "declined: more slots per entry than the bound; products are aijcusparse's (-mat_ell_fallback false makes this an error)\n"));
+    PetscCall(MatGPUFormatFillBoundViewDeclined_Private("ell", hc->declined, viewer));
   } else {
     PetscInt levels;
 
