@@ -6,7 +6,6 @@
 */
 #include "../argcsr.h"
 #include <petsc/private/petscimpl.h>
-#include <thrust/reduce.h>
 #include <thrust/scan.h>
 
 #define ARGCSR_BUILD_BLOCK 256 /* threads per CUDA block of the build's kernels */
@@ -67,9 +66,9 @@ __device__ __forceinline__ static int argcsr_fill(int len, int t)
    which the CPU test checks against the greedy): the smallest L whose max(1, ceil(len / L)) threads per row fit the
    group, by bisection; then, if L > 1, the threads left to the rows whose chunks are fullest, in row order, each up to
    what brings it below that filling. Writes map (the group's inclusive prefix sum of the rows' threads), chunk[g] and
-   used[g] (the threads mapped).
+   count[g]: the group's slots, chunk x block, and its threads mapped to rows, which a scan turns into offsets and totals.
 */
-__global__ static void argcsr_assign_kernel(int ngroups, int block, const int *__restrict__ first, const int *__restrict__ rowptr, int *__restrict__ map, int *__restrict__ chunk, int *__restrict__ used)
+__global__ static void argcsr_assign_kernel(int ngroups, int block, const int *__restrict__ first, const int *__restrict__ rowptr, int *__restrict__ map, int *__restrict__ chunk, longlong2 *__restrict__ count)
 {
   const int lane = threadIdx.x & 31;
 
@@ -128,25 +127,19 @@ __global__ static void argcsr_assign_kernel(int ngroups, int block, const int *_
     tsum = (int)argcsr_warp_sum(tsum);
     if (lane == 0) {
       chunk[g] = c;
-      used[g]  = tsum;
+      count[g] = make_longlong2((long long)c * block, tsum);
     }
   }
 }
 
-/* A group's slots, chunk * block, for the scan that gives its offset */
-__global__ static void argcsr_slots_kernel(int ngroups, int block, const int *__restrict__ chunk, long long *__restrict__ slots)
-{
-  for (int g = blockIdx.x * blockDim.x + threadIdx.x; g <= ngroups; g += gridDim.x * blockDim.x) slots[g] = g < ngroups ? (long long)chunk[g] * block : 0;
-}
-
-__global__ static void argcsr_groups_kernel(int ngroups, const int *__restrict__ first, const int *__restrict__ chunk, const long long *__restrict__ offset, ARGCSRGroup *__restrict__ groups)
+__global__ static void argcsr_groups_kernel(int ngroups, const int *__restrict__ first, const int *__restrict__ chunk, const longlong2 *__restrict__ offset, ARGCSRGroup *__restrict__ groups)
 {
   for (int g = blockIdx.x * blockDim.x + threadIdx.x; g < ngroups; g += gridDim.x * blockDim.x) {
     ARGCSRGroup G;
 
     G.firstRow  = first[g];
     G.size      = first[g + 1] - first[g];
-    G.offset    = (int)offset[g];
+    G.offset    = (int)offset[g].x;
     G.chunkSize = chunk[g];
     groups[g]   = G;
   }
@@ -284,8 +277,9 @@ static PetscErrorCode ARGCSRUpload(int *first, const PetscInt *hfirst, PetscInt 
 
 /*
    The build: the groups on the host (the paper's grouping is a sequential scan of the row lengths: the row pointer
-   comes back, the build's first round trip); the threads of each row and each group's chunk size on the GPU (a warp
-   per group); the slots' total (the second round trip), then one allocation and the fill (a thread per entry).
+   comes back, the build's first round trip; the groups go to the device, and the host waits for that copy before it
+   frees them); the threads of each row and each group's chunk size on the GPU (a warp per group); the slots' and
+   threads' totals from one scan (the second round trip), then one allocation and the fill (a thread per entry).
 */
 static PetscErrorCode ARGCSRBuild(void *fmt, const MatGPUFormatCSR *csr)
 {
@@ -293,8 +287,8 @@ static PetscErrorCode ARGCSRBuild(void *fmt, const MatGPUFormatCSR *csr)
   ARGCSRArrays  *d  = &ac->d;
   PetscInt      *hrowptr, *hfirst, ngroups = 0, mark;
   PetscErrorCode ierr;
-  int           *first, *chunk, *used, *map;
-  long long     *slots, tail[2];
+  int           *first, *chunk, *map;
+  longlong2     *count, tail;
   size_t         bytes;
 
   PetscFunctionBegin;
@@ -316,9 +310,8 @@ static PetscErrorCode ARGCSRBuild(void *fmt, const MatGPUFormatCSR *csr)
     const MatGPUFormatArray tmp[] = {
         {(void **)&first, (size_t)(ngroups + 1) * sizeof(int)      },
         {(void **)&chunk, (size_t)ngroups * sizeof(int)            },
-        {(void **)&used,  (size_t)ngroups * sizeof(int)            },
         {(void **)&map,   (size_t)d->m * sizeof(int)               },
-        {(void **)&slots, (size_t)(ngroups + 1) * sizeof(long long)}
+        {(void **)&count, (size_t)(ngroups + 1) * sizeof(longlong2)}
     };
 
     ierr = MatGPUFormatScratchMallocArrays_Private(&ac->scratch, "ARGCSR", PETSC_STATIC_ARRAY_LENGTH(tmp), tmp);
@@ -329,19 +322,18 @@ static PetscErrorCode ARGCSRBuild(void *fmt, const MatGPUFormatCSR *csr)
   d->ngroups = ngroups;
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "groups (host)"));
 
-  /* the threads of each row and the chunk size of each group, on the GPU; the slots' offsets */
-  argcsr_assign_kernel<<<MatGPUFormatGrid(32 * (PetscInt64)ngroups, ARGCSR_BUILD_BLOCK), ARGCSR_BUILD_BLOCK, 0, csr->stream>>>((int)ngroups, (int)d->block, first, csr->rowptr, map, chunk, used);
+  /* the threads of each row and the chunk size of each group, on the GPU; the slots' offsets and, in the same scan, the
+     threads mapped: their totals in one copy */
+  PetscCallCUDA(cudaMemsetAsync(count + ngroups, 0, sizeof(longlong2), csr->stream));
+  argcsr_assign_kernel<<<MatGPUFormatGrid(32 * (PetscInt64)ngroups, ARGCSR_BUILD_BLOCK), ARGCSR_BUILD_BLOCK, 0, csr->stream>>>((int)ngroups, (int)d->block, first, csr->rowptr, map, chunk, count);
   PetscCallCUDA(cudaGetLastError());
-  argcsr_slots_kernel<<<MatGPUFormatGrid(ngroups + 1, ARGCSR_BUILD_BLOCK), ARGCSR_BUILD_BLOCK, 0, csr->stream>>>((int)ngroups, (int)d->block, chunk, slots);
-  PetscCallCUDA(cudaGetLastError());
-  MatGPUFormatCallThrust(thrust::exclusive_scan(MatGPUFormatThrustPolicy(csr->stream), slots, slots + ngroups + 1, slots));
-  PetscCallCUDA(cudaMemcpyAsync(&tail[0], slots + ngroups, sizeof(long long), cudaMemcpyDeviceToHost, csr->stream));
-  MatGPUFormatCallThrust(tail[1] = thrust::reduce(MatGPUFormatThrustPolicy(csr->stream), used, used + ngroups, 0LL));
+  MatGPUFormatCallThrust(thrust::exclusive_scan(MatGPUFormatThrustPolicy(csr->stream), count, count + ngroups + 1, count, make_longlong2(0, 0), [] __device__(longlong2 a, longlong2 b) { return make_longlong2(a.x + b.x, a.y + b.y); }));
+  PetscCallCUDA(cudaMemcpyAsync(&tail, count + ngroups, sizeof(longlong2), cudaMemcpyDeviceToHost, csr->stream));
   PetscCallCUDA(cudaStreamSynchronize(csr->stream));
-  ac->threads = tail[1];
+  ac->threads = tail.y;
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "threads and chunks"));
-  PetscCheck(tail[0] <= PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "ARG-CSR: %lld slots (%" PetscInt_FMT " entries) exceed the format's 32-bit offsets; raise -mat_argcsr_desired_chunk_size or use another type", tail[0], d->nnz);
-  d->nslots = (PetscInt)tail[0];
+  PetscCheck(tail.x <= PETSC_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "ARG-CSR: %lld slots (%" PetscInt_FMT " entries) exceed the format's 32-bit offsets; raise -mat_argcsr_desired_chunk_size or use another type", tail.x, d->nnz);
+  d->nslots = (PetscInt)tail.x;
 
   /* every array in one allocation */
   {
@@ -358,7 +350,7 @@ static PetscErrorCode ARGCSRBuild(void *fmt, const MatGPUFormatCSR *csr)
     PetscCall(MatGPUFormatDeviceMallocArrays_Private("ARGCSR", &ac->mem, PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
   }
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
-  argcsr_groups_kernel<<<MatGPUFormatGrid(ngroups, ARGCSR_BUILD_BLOCK), ARGCSR_BUILD_BLOCK, 0, csr->stream>>>((int)ngroups, first, chunk, slots, d->groups);
+  argcsr_groups_kernel<<<MatGPUFormatGrid(ngroups, ARGCSR_BUILD_BLOCK), ARGCSR_BUILD_BLOCK, 0, csr->stream>>>((int)ngroups, first, chunk, count, d->groups);
   PetscCallCUDA(cudaGetLastError());
   PetscCallCUDA(cudaMemcpyAsync(d->map, map, (size_t)d->m * sizeof(int), cudaMemcpyDeviceToDevice, csr->stream));
   PetscCallCUDA(cudaMemsetAsync(d->col, 0xff, (size_t)d->nslots * sizeof(int), csr->stream)); /* column -1: padding */
