@@ -62,6 +62,16 @@ SELLCS_MATRICES=(
   "circuit -rows 4000000"
 )
 
+# matrices of rising fill for DIA's and ELL's bounds: 9 diagonals whose slots off the main one hold an entry with
+# probability 1 to 0.15 (1.0 to 4.1 slots per entry)
+FILL_MATRICES=(
+    "diagonals -rows 4000000 -diagonals 9 -occupancy 1"
+    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.75"
+    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.5"
+    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.3"
+    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.15"
+)
+
 case $SUITE in
 cmrs) # issue 2: CMRS against cuSPARSE CSR and PETSc's SELL
   TYPES="aijcusparse,cmrs,cmrs/mat_cmrs_sort_columns=0"
@@ -147,11 +157,7 @@ dia) # issue 18: DIA on the DMDA stencils (4M rows, 1M for the 27-point one) aga
     "lap3d7 -grid 160"
     "lap3d27 -grid 100"
     "banded -rows 2000000 -width 50"
-    "diagonals -rows 4000000 -diagonals 9 -occupancy 1"
-    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.75"
-    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.5"
-    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.3"
-    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.15"
+    "${FILL_MATRICES[@]}"
   )
   ;;
 hyb) # issue 18: HYB and ELL (each with and without reading the ELL padding) against every type on the irregular matrices
@@ -172,11 +178,7 @@ ell) # issue 18: ELL's bound (-mat_ell_max_fill): ELL stored whatever its paddin
   TYPES="aijcusparse,sellcs,bce,hyb,ell,ell/mat_ell_max_fill=0,ell/mat_ell_max_fill=0/mat_ell_read_padding=1"
   MATRICES=(
     "banded -rows 2000000 -width 50"
-    "diagonals -rows 4000000 -diagonals 9 -occupancy 1"
-    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.75"
-    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.5"
-    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.3"
-    "diagonals -rows 4000000 -diagonals 9 -occupancy 0.15"
+    "${FILL_MATRICES[@]}"
   )
   ;;
 argcsr) # issue 18: ARG-CSR at the paper's parameters (128 threads per group, desired chunk size 1) and at 32 (the paper's
