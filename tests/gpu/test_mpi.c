@@ -1101,6 +1101,79 @@ static PetscErrorCode CheckErrors(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   DIA and ELL (formats with a fill bound) with -mat_<format>_fallback false, when only the first process's diagonal block
+   is past the bound (-mat_<format>_max_fill 2: a row of that block full, the others tridiagonal): MatMult() fails on every
+   process with PETSC_ERR_SUP, no process waits for ever; with the fallback back, that block alone is declined (its
+   products aijcusparse's), the others stored, and the products are MATMPIAIJ's
+*/
+static PetscErrorCode CheckRefusal(void)
+{
+  const PetscInt N = 400;
+  char           fallback[64], bound[64], saved[64] = "";
+  PetscBool      has, hasbound, declined, isdia, isell;
+  PetscMPIInt    rank, size;
+  PetscInt       rstart, rend;
+  Mat            A, R, Ad;
+  Vec            x, y;
+  PetscErrorCode ierr;
+  int            e[2], ge[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscStrcmp(format, "dia", &isdia));
+  PetscCall(PetscStrcmp(format, "ell", &isell));
+  if (!isdia && !isell) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(Say("check", "refusal", "one process's block past the bound"));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscSNPrintf(fallback, sizeof(fallback), "-mat_%s_fallback", format));
+  PetscCall(PetscSNPrintf(bound, sizeof(bound), "-mat_%s_max_fill", format));
+  PetscCall(PetscOptionsGetString(NULL, NULL, bound, saved, sizeof(saved), &hasbound));
+  PetscCall(PetscOptionsSetValue(NULL, bound, "2"));
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, N, N, 3, NULL, 0, NULL, &R));
+  PetscCall(MatSetOption(R, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  PetscCall(MatGetOwnershipRange(R, &rstart, &rend));
+  for (PetscInt i = rstart; i < rend; i++) {
+    for (PetscInt j = PetscMax(rstart, i - 1); j <= PetscMin(rend - 1, i + 1); j++) PetscCall(MatSetValue(R, i, j, (PetscScalar)(1 + (i + 2 * j) % 7), INSERT_VALUES));
+    if (!rank && i == rstart)
+      for (PetscInt j = rstart; j < rend; j++) PetscCall(MatSetValue(R, i, j, (PetscScalar)(1 + j % 5), INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(R, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(R, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatConvert(R, mpitype, MAT_INITIAL_MATRIX, &A));
+  if (size > 1) PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+  else Ad = A;
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecSet(x, 1.0));
+  /* refused on the first process: an error on every one */
+  PetscCall(PetscOptionsSetValue(NULL, fallback, "0"));
+  PetscCall(MatSetFromOptions(A));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MatMult(A, x, y);
+  PetscCall(PetscPopErrorHandler());
+  e[0] = (int)ierr;
+  e[1] = -(int)ierr;
+  PetscCallMPI(MPIU_Allreduce(e, ge, 2, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCheck(ge[0] == PETSC_ERR_SUP && -ge[1] == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s false, one block past the bound: errors %d to %d on the processes, not PETSC_ERR_SUP on each", fallback, -ge[1], ge[0]);
+  nchecks++;
+  /* declined on the first process alone */
+  PetscCall(PetscOptionsSetValue(NULL, fallback, "1"));
+  PetscCall(MatSetFromOptions(A));
+  PetscCall(PetscOptionsClearValue(NULL, fallback));
+  PetscCall(CheckProducts(A, R, PETSC_FALSE, "one block declined"));
+  PetscCall(MatGPUFormatGetDeclined(Ad, &declined));
+  has = (PetscBool)(rank == 0);
+  PetscCheck(declined == has, PETSC_COMM_SELF, PETSC_ERR_PLIB, "process %d: its diagonal block %s, expected %s", rank, declined ? "declined" : "stored", has ? "declined" : "stored");
+  nchecks++;
+  if (hasbound) PetscCall(PetscOptionsSetValue(NULL, bound, saved));
+  else PetscCall(PetscOptionsClearValue(NULL, bound));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&R));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   const Case cases[] = {
@@ -1129,6 +1202,7 @@ int main(int argc, char **argv)
   PetscCall(CheckDMPlex());
   PetscCall(CheckMatProducts());
   PetscCall(CheckErrors());
+  PetscCall(CheckRefusal());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %d processes (off-diagonal blocks %s, MatMult() %s): %" PetscInt_FMT " checks passed; %" PetscInt_FMT " comparisons with a reference product skipped (it failed PETSc's own check)\n", mpitype, size, offdiag ? seqtype : MATSEQAIJCUSPARSE, overlap ? "with -mat_gpuformat_overlap" : "mpiaijcusparse's", nchecks, nskipped));
   PetscCall(PetscFinalize());
   return 0;

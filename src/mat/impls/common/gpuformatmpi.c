@@ -406,7 +406,8 @@ static PetscErrorCode MatGPUFormatMPIPrepare_Private(Mat A)
     if (gerr) ctx->syncneeded = PETSC_TRUE;
     PetscCall(gerr);
   }
-  PetscCheck(!global[0], PetscObjectComm((PetscObject)A), global[0] == PETSC_ERR_MEM ? PETSC_ERR_MEM : PETSC_ERR_LIB, "The GPU format of a block of %s could not be built on %s process (error %d)", ((PetscObject)A)->type_name, local[0] ? "this" : "another", global[0]);
+  /* out of memory and a refusal (a format's bound, PETSC_ERR_SUP) keep their codes on every process */
+  PetscCheck(!global[0], PetscObjectComm((PetscObject)A), global[0] == PETSC_ERR_MEM || global[0] == PETSC_ERR_SUP ? global[0] : PETSC_ERR_LIB, "The GPU format of a block of %s could not be built on %s process (error %d)", ((PetscObject)A)->type_name, local[0] ? "this" : "another", global[0]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
