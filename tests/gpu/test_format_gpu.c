@@ -466,7 +466,7 @@ static PetscErrorCode HYBVariant(PetscInt v, char *desc, size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ELL's variant v: the bound of slots per entry (the default 2, or 1000) x padding read or not */
+/* ELL's variant v: the bound of slots per entry (2, below the default 3, or 1000) x padding read or not */
 static PetscErrorCode ELLVariant(PetscInt v, char *desc, size_t len)
 {
   PetscFunctionBeginUser;

@@ -13,9 +13,10 @@
 
 #define HYB_ALIGN     32  /* the ELL pitch: the rows rounded up to a multiple of 32 */
 #define HYB_ELL_SHARE 3.0 /* the paper's rule: an ELL column pays while at least 1 / HYB_ELL_SHARE of the rows fill it */
-/* -mat_ell_max_fill's default: ELL slots per entry (width m / nnz) above which the ELL type declines a matrix; not yet
-   measured on a GPU (CSR moves 12 bytes per entry, an ELL slot 12 too, read or not) */
-#define ELL_DEFAULT_MAX_FILL 2.0
+/* -mat_ell_max_fill's default: ELL slots per entry (width m / nnz) above which the ELL type declines a matrix. Measured
+   (bench/results/h200/ell.md): stopping at each row's length, ELL is level with the best other type up to 2.65 slots per
+   entry and 0.86 of it at 4.1, where it holds 3.7 times the CSR's memory; 3 keeps the first and declines the second */
+#define ELL_DEFAULT_MAX_FILL 3.0
 
 typedef struct {
   PetscInt     m, n, nnz;

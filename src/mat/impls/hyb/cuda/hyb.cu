@@ -545,7 +545,7 @@ PetscErrorCode MatCreate_SeqHYB(Mat A)
 
    Options Database Keys:
 +  -mat_type ell - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
-.  -mat_ell_max_fill <r> - slots per entry above which the matrix is declined; 0 for no bound (default 2)
+.  -mat_ell_max_fill <r> - slots per entry above which the matrix is declined; 0 for no bound (default 3)
 .  -mat_ell_fallback <bool> - a declined matrix multiplies with aijcusparse's product (default true); false: an error
 -  -mat_ell_read_padding <bool> - read every slot up to the width, skipping padding by its column -1, instead of stopping at each row's length (default false)
 
