@@ -276,7 +276,7 @@ def print_builds(data):
     print()
 
 
-OUR_TYPES = ("cmrs", "sellcs", "bce", "dia", "hyb", "ell", "argcsr")  # the default entries of our types
+OUR_TYPES = ("cmrs", "sellcs", "bce", "dia", "hyb", "ell", "argcsr", "gpuauto")  # the default entries of our types
 PEER_TYPE = "seqsellcuda"
 
 

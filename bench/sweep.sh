@@ -35,7 +35,7 @@ LOG="$OUT_DIR/sweep.log"
 mkdir -p "$OUT_DIR"
 touch "$DONE"
 
-TYPES="aijcusparse,cmrs,sellcs,bce,dia,hyb,ell,argcsr"
+TYPES="aijcusparse,cmrs,sellcs,bce,dia,hyb,ell,argcsr,gpuauto"
 for h in 1 2 4 8 16; do TYPES+=",cmrs/mat_cmrs_height=$h"; done
 for c in 8 16; do TYPES+=",sellcs/mat_sellcs_c=$c"; done
 for s in 1 1024 8192; do TYPES+=",sellcs/mat_sellcs_sigma=$s"; done

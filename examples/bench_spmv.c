@@ -63,7 +63,7 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
      model_bytes, first_ms, build_ms, build_products, rebuild_ms, rebuild_products, host_first_ms, device_build_ms (median of
      -build_reps builds, default 5), device_build_min_ms, device_build_max_ms, build_reps, device_bytes,
      csr_bytes, cmrs_height, stream_alloc (our types: -mat_gpuformat_stream_alloc), hot_columns,
-     hot_share, convert_ms, rel_err, correct (commit: GIT_COMMIT of the environment, else the commit at configure
+     hot_share, gpuauto_choice and gpuauto_kind (gpuauto: MatGPUAutoGetChoice()), convert_ms, rel_err, correct (commit: GIT_COMMIT of the environment, else the commit at configure
      time; dirty: GIT_DIRTY, 0 or 1, else null)
 
    Level: intermediate
@@ -898,6 +898,20 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   } else {
     PetscCall(JSONAddNull(line, "hot_columns"));
     PetscCall(JSONAddNull(line, "hot_share"));
+  }
+  { /* gpuauto: what it chose, and the kind of matrix its model saw */
+    const char *choice = NULL, *kind = NULL;
+    PetscBool   isauto = PETSC_FALSE;
+
+    if (B) PetscCall(PetscObjectTypeCompare((PetscObject)B, MATSEQGPUAUTO, &isauto));
+    if (isauto) PetscCall(MatGPUAutoGetChoice(B, &choice, &kind));
+    if (choice) {
+      PetscCall(JSONAddString(line, "gpuauto_choice", choice));
+      PetscCall(JSONAddString(line, "gpuauto_kind", kind));
+    } else {
+      PetscCall(JSONAddNull(line, "gpuauto_choice"));
+      PetscCall(JSONAddNull(line, "gpuauto_kind"));
+    }
   }
   if (isstream) { /* nothing to check */
     PetscCall(JSONAddNull(line, "rel_err"));

@@ -95,6 +95,19 @@ M*/
 #define MATSEQARGCSR "seqaijcusparseargcsr"
 #define MATMPIARGCSR "mpiaijcusparseargcsr"
 
+/*MC
+   MATGPUAUTO - "gpuauto" - root name of the GPU matrix type that chooses its format for each matrix (one of the library's
+   formats or cuSPARSE's CSR). It resolves to `MATSEQGPUAUTO` on one MPI process and to `MATMPIGPUAUTO` (a
+   `MATMPIAIJCUSPARSE` whose diagonal blocks are `MATSEQGPUAUTO`, each choosing for itself) on several.
+
+   Level: beginner
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQGPUAUTO`, `MATSEQAIJCUSPARSE`, `MatGPUAutoGetChoice()`
+M*/
+#define MATGPUAUTO    "gpuauto"
+#define MATSEQGPUAUTO "seqaijcusparsegpuauto"
+#define MATMPIGPUAUTO "mpiaijcusparsegpuauto"
+
 PETSC_EXTERN PetscErrorCode PetscGPUFormatsInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGPUFormatsFinalizePackage(void);
 
@@ -112,6 +125,8 @@ PETSC_EXTERN PetscErrorCode MatDIAGetDiagonals(Mat, PetscInt *, PetscReal *, Pet
 PETSC_EXTERN PetscErrorCode MatHYBGetWidth(Mat, PetscInt *, PetscInt *, PetscBool *);
 
 PETSC_EXTERN PetscErrorCode MatARGCSRGetGroups(Mat, PetscInt *, PetscInt *, PetscInt *);
+
+PETSC_EXTERN PetscErrorCode MatGPUAutoGetChoice(Mat, const char **, const char **);
 
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetDeviceMemory(Mat, PetscLogDouble *, PetscLogDouble *);
 PETSC_EXTERN PetscErrorCode MatGPUFormatGetBuildTime(Mat, PetscLogDouble *);

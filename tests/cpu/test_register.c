@@ -7,7 +7,7 @@ static const char help[] = "Registration of the petsc-gpuformats types and log e
 int main(int argc, char **argv)
 {
   PetscBool explicit  = PETSC_FALSE;
-  const char *types[] = {MATSEQCMRS, MATMPICMRS, MATSEQSELLCS, MATMPISELLCS, MATSEQBCE, MATMPIBCE, MATSEQDIA, MATMPIDIA, MATSEQHYB, MATMPIHYB, MATSEQELL, MATMPIELL, MATSEQARGCSR, MATMPIARGCSR}, *events[] = {"CMRSBuild", "CMRSValues", "SELLCSBuild", "SELLCSValues", "BCEBuild", "BCEValues", "DIABuild", "DIAValues", "HYBBuild", "HYBValues", "ELLBuild", "ELLValues", "ARGCSRBuild", "ARGCSRValues"};
+  const char *types[] = {MATSEQCMRS, MATMPICMRS, MATSEQSELLCS, MATMPISELLCS, MATSEQBCE, MATMPIBCE, MATSEQDIA, MATMPIDIA, MATSEQHYB, MATMPIHYB, MATSEQELL, MATMPIELL, MATSEQARGCSR, MATMPIARGCSR, MATSEQGPUAUTO, MATMPIGPUAUTO}, *events[] = {"CMRSBuild", "CMRSValues", "SELLCSBuild", "SELLCSValues", "BCEBuild", "BCEValues", "DIABuild", "DIAValues", "HYBBuild", "HYBValues", "ELLBuild", "ELLValues", "ARGCSRBuild", "ARGCSRValues", "GPUAutoBuild", "GPUAutoValues"};
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-explicit", &explicit, NULL));

@@ -1,5 +1,5 @@
 static const char help[] = "A petsc-gpuformats type as a PETSc citizen: products, inherited operations and preconditioners, against aijcusparse and seqaij.\n"
-                           "  -format cmrs|sellcs|bce|dia|hyb|ell|argcsr: the type to test\n"
+                           "  -format cmrs|sellcs|bce|dia|hyb|ell|argcsr|gpuauto: the type to test\n"
                            "  -test products|inherited|pc: the part to run (default: all)\n";
 
 /*
@@ -1022,8 +1022,8 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomSetSeed(rnd, 20261125));
   PetscCall(PetscRandomSeed(rnd));
   {
-    const char *names[] = {"cmrs", "sellcs", "bce", "dia", "hyb", "ell", "argcsr"};
-    MatType     types[] = {MATSEQCMRS, MATSEQSELLCS, MATSEQBCE, MATSEQDIA, MATSEQHYB, MATSEQELL, MATSEQARGCSR};
+    const char *names[] = {"cmrs", "sellcs", "bce", "dia", "hyb", "ell", "argcsr", "gpuauto"};
+    MatType     types[] = {MATSEQCMRS, MATSEQSELLCS, MATSEQBCE, MATSEQDIA, MATSEQHYB, MATSEQELL, MATSEQARGCSR, MATSEQGPUAUTO};
 
     F = NULL;
     G = MATSEQCMRS;
@@ -1034,7 +1034,7 @@ int main(int argc, char **argv)
       if (match) F = types[i];
       if (match && i == 0) G = MATSEQBCE; /* another of ours than the one under test */
     }
-    PetscCheck(F, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-format %s: cmrs, sellcs, bce, dia, hyb, ell or argcsr", format);
+    PetscCheck(F, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-format %s: cmrs, sellcs, bce, dia, hyb, ell, argcsr or gpuauto", format);
   }
   PetscCall(PetscStrcmp(test, "all", &all));
   {

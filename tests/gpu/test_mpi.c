@@ -1,5 +1,5 @@
 static const char help[] = "The parallel petsc-gpuformats types against MATMPIAIJ on the CPU, on any number of MPI processes.\n"
-                           "  -format cmrs|sellcs|bce|dia|hyb|ell|argcsr: the type to test (-mat_gpuformat_offdiag puts the off-diagonal blocks in it too,\n"
+                           "  -format cmrs|sellcs|bce|dia|hyb|ell|argcsr|gpuauto: the type to test (-mat_gpuformat_offdiag puts the off-diagonal blocks in it too,\n"
                            "   -mat_gpuformat_overlap runs MatMult() with the diagonal block's product during the whole scatter)\n"
                            "  -verbose: every rank names each check on stderr as it starts (to find where a run stops)\n";
 

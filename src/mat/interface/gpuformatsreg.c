@@ -5,6 +5,7 @@
 #include "../impls/dia/dia.h"
 #include "../impls/hyb/hyb.h"
 #include "../impls/argcsr/argcsr.h"
+#include "../impls/gpuauto/gpuauto.h"
 
 PETSC_INTERN PetscErrorCode MatGPUFormatRegisterReset_Private(void);
 
@@ -174,6 +175,29 @@ static PetscErrorCode MatCreate_MPIARGCSR(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*MC
+   MATMPIGPUAUTO - "mpiaijcusparsegpuauto" - a parallel `MATMPIAIJCUSPARSE` matrix whose diagonal blocks are `MATSEQGPUAUTO`,
+   each choosing its format for itself; the off-diagonal blocks too with `-mat_gpuformat_offdiag`
+
+   Options Database Keys:
++  -mat_type gpuauto - the type on any number of processes (with `MatSetFromOptions()`)
+-  -mat_gpuformat_offdiag <bool> - the off-diagonal blocks in the type too (default false: cuSPARSE's CSR)
+
+   Level: beginner
+
+   Note:
+   `MatMult()` and `MatMultAdd()` are those of `MATMPIAIJCUSPARSE`, which overlap the scatter of the ghost values with the
+   product of the diagonal block; the options are read with the matrix's prefix and given to the blocks.
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQGPUAUTO`, `MATMPIAIJCUSPARSE`
+M*/
+static PetscErrorCode MatCreate_MPIGPUAuto(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreate_MPIGPUFormat_Private(A, &MatGPUAutoOps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   PetscGPUFormatsFinalizePackage - Forgets the registration done by `PetscGPUFormatsInitializePackage()`;
   called from `PetscFinalize()`
@@ -194,7 +218,7 @@ PetscErrorCode PetscGPUFormatsFinalizePackage(void)
 }
 
 /*@C
-  PetscGPUFormatsInitializePackage - Registers the matrix types of petsc-gpuformats (`MATCMRS`, `MATSELLCS`, `MATBCE`, `MATDIA`, `MATHYB`, `MATELL`) and their
+  PetscGPUFormatsInitializePackage - Registers the matrix types of petsc-gpuformats (`MATCMRS`, `MATSELLCS`, `MATBCE`, `MATDIA`, `MATHYB`, `MATELL`, `MATARGCSR`, `MATGPUAUTO`) and their
   log events; safe to call more than once
 
   Not Collective
@@ -249,6 +273,10 @@ PetscErrorCode PetscGPUFormatsInitializePackage(void)
   PetscCall(MatRegisterRootName(MATARGCSR, MATSEQARGCSR, MATMPIARGCSR));
   PetscCall(MatRegister(MATSEQARGCSR, MatCreate_SeqARGCSR));
   PetscCall(MatRegister(MATMPIARGCSR, MatCreate_MPIARGCSR));
+  PetscCall(MatGPUFormatRegister_Private(&MatGPUAutoOps));
+  PetscCall(MatRegisterRootName(MATGPUAUTO, MATSEQGPUAUTO, MATMPIGPUAUTO));
+  PetscCall(MatRegister(MATSEQGPUAUTO, MatCreate_SeqGPUAuto));
+  PetscCall(MatRegister(MATMPIGPUAUTO, MatCreate_MPIGPUAuto));
   PetscCall(PetscRegisterFinalize(PetscGPUFormatsFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

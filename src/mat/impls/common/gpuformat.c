@@ -83,13 +83,24 @@ static PetscErrorCode MatGPUFormatGetBaseOps_Private(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A format object that create() made, and its device data: ops->destroy() or, for a plain host object, PetscFree() */
+PetscErrorCode MatGPUFormatObjectDestroy_Private(MatGPUFormatOps *ops, void **fmt)
+{
+  PetscFunctionBegin;
+  if (!*fmt) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(ops->reset(*fmt));
+  if (ops->destroy) PetscCall(ops->destroy(*fmt));
+  else PetscCall(PetscFree(*fmt));
+  *fmt = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatGPUFormatCtxDestroy(void *ptr)
 {
   Mat_GPUFormat *ctx = (Mat_GPUFormat *)MatGPUFormatDestroyArgCtx(ptr);
 
   PetscFunctionBegin;
-  if (ctx->fmt) PetscCall(ctx->ops->reset(ctx->fmt)); /* the format's device data; the object itself is plain host memory */
-  PetscCall(PetscFree(ctx->fmt));
+  PetscCall(MatGPUFormatObjectDestroy_Private(ctx->ops, &ctx->fmt));
   PetscCall(PetscFree(ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -349,7 +360,7 @@ PetscErrorCode MatGPUFormatSetFromOptions_Private(Mat A, Mat_GPUFormat *ctx, Mat
     if (ierr) PetscCall(ctx->ops->copyparams(before, ctx->fmt));
     else ierr = ctx->ops->sameparams(before, ctx->fmt, &same);
   }
-  PetscCall(PetscFree(before)); /* a fresh object holds no device data; freed on every path */
+  PetscCall(MatGPUFormatObjectDestroy_Private(ctx->ops, &before)); /* a fresh object: no device data; freed on every path */
   PetscCall(ierr);
   if (!same) PetscCall(MatGPUFormatInvalidate_Private(A)); /* rebuilt at the next product; not when no parameter changed */
   else if (ctx->mpi) PetscCall(MatGPUFormatMPISyncBlocks_Private(A));

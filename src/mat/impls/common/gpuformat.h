@@ -97,6 +97,9 @@ typedef struct {
      (aijcusparse's product) until the pattern or a parameter changes, and refreshes nothing in between. A declined
      format holds no device memory; its view() says why it declined */
   PetscErrorCode (*declined)(void *, PetscBool *);
+  /* optional: frees the object that create() made, after reset(); needed only by a format whose object holds other host
+     allocations (gpuauto: its candidates' objects). Without it the common layer frees the object with PetscFree() */
+  PetscErrorCode (*destroy)(void *);
 } MatGPUFormatOps;
 
 PETSC_INTERN PetscErrorCode MatGPUFormatRegister_Private(MatGPUFormatOps *);
@@ -105,6 +108,7 @@ PETSC_INTERN PetscErrorCode MatCreate_MPIGPUFormat_Private(Mat, MatGPUFormatOps 
 PETSC_INTERN PetscErrorCode MatGPUFormatGetFormat_Private(Mat, MatGPUFormatOps *, void **);
 PETSC_INTERN PetscErrorCode MatGPUFormatRequireFormat_Private(Mat, MatGPUFormatOps *, void **);
 PETSC_INTERN PetscErrorCode MatGPUFormatInvalidate_Private(Mat);
+PETSC_INTERN PetscErrorCode MatGPUFormatObjectDestroy_Private(MatGPUFormatOps *, void **);
 
 /* Entries at most: the kernels index with 32-bit integers and step up to this far past the last entry */
 #define MATGPUFORMAT_MAX_NNZ (PETSC_INT_MAX - 4096)

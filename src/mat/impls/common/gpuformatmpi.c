@@ -199,8 +199,7 @@ static PetscErrorCode MatGPUFormatMPICtxDestroy(void *ptr)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGhostDestroy_Private(ctx));
-  PetscCall(ctx->ops->reset(ctx->fmt)); /* holds no device data; the parameters only */
-  PetscCall(PetscFree(ctx->fmt));
+  PetscCall(MatGPUFormatObjectDestroy_Private(ctx->ops, &ctx->fmt)); /* holds no device data; the parameters only */
   PetscCall(PetscFree(ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

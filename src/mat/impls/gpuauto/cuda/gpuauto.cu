@@ -1,0 +1,444 @@
+/*
+   gpuauto on the GPU: a format whose object holds one object of every candidate format and, after a build, the one it
+   chose. The build ranks the candidates by the model (gpuauto.c) and builds the first that holds the matrix (DIA and ELL
+   may decline it); with -mat_gpuauto_tune it builds the first few in turn, times a few products of each (cuSPARSE's CSR
+   product too, when it is among them) and keeps the fastest, one candidate held at a time besides the best so far. The
+   products, refreshes and views are the chosen format's; when the choice is cuSPARSE's CSR the format declines the
+   matrix, and the common layer multiplies with aijcusparse's product.
+*/
+#include "../gpuauto.h"
+#include "../../cmrs/cmrs.h"
+#include "../../sellcs/sellcs.h"
+#include "../../bce/bce.h"
+#include "../../dia/dia.h"
+#include "../../hyb/hyb.h"
+#include "../../argcsr/argcsr.h"
+#include <petsc/private/petscimpl.h>
+#include <cusparse.h>
+
+#define GPUAUTO_DEFAULT_TUNE_CANDIDATES 3
+#define GPUAUTO_DEFAULT_TUNE_PRODUCTS   20
+#define GPUAUTO_TUNE_BATCHES            3 /* the time of a candidate: the median of this many batches */
+
+/* every candidate's operations; cuSPARSE's CSR has none (the common layer's fallback) */
+static MatGPUFormatOps *const GPUAutoCandidateOps[GPUAUTO_NCANDIDATES] = {NULL, &MatCMRSOps, &MatSELLCSOps, &MatBCEOps, &MatDIAOps, &MatHYBOps, &MatELLOps, &MatARGCSROps};
+
+typedef struct {
+  /* parameters */
+  PetscInt  mask;                     /* the candidates allowed, -mat_gpuauto_formats (1 << GPUAutoCandidate) */
+  PetscBool tune;                     /* -mat_gpuauto_tune */
+  PetscInt  ntune;                    /* -mat_gpuauto_tune_candidates: candidates timed */
+  PetscInt  ntuneprods;               /* -mat_gpuauto_tune_products: products per batch */
+  void     *fmt[GPUAUTO_NCANDIDATES]; /* the candidates' objects (their parameters; the chosen one's device data) */
+  /* the last build */
+  PetscInt             chosen; /* a GPUAutoCandidate, or -1 before a build */
+  GPUAutoRule          rule;
+  GPUAutoCandidate     order[GPUAUTO_NCANDIDATES];
+  PetscInt             norder;
+  PetscBool            declined[GPUAUTO_NCANDIDATES]; /* declined the matrix at this build */
+  PetscBool            timed[GPUAUTO_NCANDIDATES];
+  PetscReal            us[GPUAUTO_NCANDIDATES]; /* with tune: microseconds per product */
+  PetscLogDouble       tuneseconds;             /* with tune: the whole build's host time */
+  MatGPUFormatRowStats stats;
+  PetscInt             m, n;
+  MatGPUFormatScratch  scratch; /* the tuning's vectors and cuSPARSE's buffer */
+} Mat_GPUAuto;
+
+/* ------------------------------------------------------------------ tuning */
+
+/* The median of GPUAUTO_TUNE_BATCHES batches of a->ntuneprods products z = A x, after one product (warm-up): candidate c's
+   mult(), or cuSPARSE's CSR SpMV for GPUAUTO_CSR */
+static PetscErrorCode GPUAutoTime(Mat_GPUAuto *a, PetscInt c, const MatGPUFormatCSR *csr, const PetscScalar *x, PetscScalar *z, PetscReal *us)
+{
+  cudaEvent_t          ev[2]  = {NULL, NULL};
+  cusparseHandle_t     handle = NULL;
+  cusparseSpMatDescr_t mat    = NULL;
+  cusparseDnVecDescr_t vx = NULL, vz = NULL;
+  void                *buffer = NULL;
+  const PetscScalar    one = 1.0, zero = 0.0;
+  PetscReal            t[GPUAUTO_TUNE_BATCHES];
+  PetscInt             mark = a->scratch.n;
+
+  PetscFunctionBegin;
+  if (c == GPUAUTO_CSR) {
+    size_t bytes = 0;
+
+    PetscCallCUSPARSE(cusparseCreate(&handle));
+    PetscCallCUSPARSE(cusparseSetStream(handle, csr->stream));
+    PetscCallCUSPARSE(cusparseCreateCsr(&mat, csr->m, csr->n, csr->nnz, (void *)csr->rowptr, (void *)csr->colind, (void *)csr->val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+    PetscCallCUSPARSE(cusparseCreateDnVec(&vx, csr->n, (void *)x, CUDA_R_64F));
+    PetscCallCUSPARSE(cusparseCreateDnVec(&vz, csr->m, (void *)z, CUDA_R_64F));
+    PetscCallCUSPARSE(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vz, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+    if (bytes) PetscCall(MatGPUFormatScratchMalloc_Private(&a->scratch, "GPUAuto", bytes, &buffer));
+  }
+  PetscCallCUDA(cudaEventCreate(&ev[0]));
+  PetscCallCUDA(cudaEventCreate(&ev[1]));
+  for (PetscInt b = -1; b < GPUAUTO_TUNE_BATCHES; b++) {
+    const PetscInt reps = b < 0 ? 1 : a->ntuneprods;
+    float          ms;
+
+    PetscCallCUDA(cudaEventRecord(ev[0], csr->stream));
+    for (PetscInt r = 0; r < reps; r++) {
+      if (c == GPUAUTO_CSR) PetscCallCUSPARSE(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vz, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, buffer));
+      else PetscCall(GPUAutoCandidateOps[c]->mult(a->fmt[c], x, NULL, z, csr->stream));
+    }
+    PetscCallCUDA(cudaEventRecord(ev[1], csr->stream));
+    PetscCallCUDA(cudaEventSynchronize(ev[1]));
+    PetscCallCUDA(cudaEventElapsedTime(&ms, ev[0], ev[1]));
+    if (b >= 0) t[b] = 1e3 * (PetscReal)ms / (PetscReal)reps;
+  }
+  PetscCall(PetscSortReal(GPUAUTO_TUNE_BATCHES, t));
+  *us = t[GPUAUTO_TUNE_BATCHES / 2];
+  PetscCallCUDA(cudaEventDestroy(ev[0]));
+  PetscCallCUDA(cudaEventDestroy(ev[1]));
+  if (c == GPUAUTO_CSR) {
+    PetscCallCUSPARSE(cusparseDestroyDnVec(vx));
+    PetscCallCUSPARSE(cusparseDestroyDnVec(vz));
+    PetscCallCUSPARSE(cusparseDestroySpMat(mat));
+    PetscCallCUSPARSE(cusparseDestroy(handle));
+  }
+  PetscCall(MatGPUFormatScratchRelease_Private(&a->scratch, mark));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ build */
+
+/* Candidate c (a format) builds the matrix, under its own log event; *declined when it declined it (DIA, ELL) */
+static PetscErrorCode GPUAutoBuildCandidate(Mat_GPUAuto *a, PetscInt c, const MatGPUFormatCSR *csr, PetscBool *declined)
+{
+  MatGPUFormatOps *ops = GPUAutoCandidateOps[c];
+  PetscErrorCode   ierr;
+
+  PetscFunctionBegin;
+  *declined = PETSC_FALSE;
+  PetscCall(PetscLogEventBegin(ops->event_build, 0, 0, 0, 0));
+  ierr = ops->build(a->fmt[c], csr);
+  PetscCall(PetscLogEventEnd(ops->event_build, 0, 0, 0, 0));
+  PetscCall(ierr);
+  if (ops->declined) PetscCall(ops->declined(a->fmt[c], declined));
+  if (*declined) PetscCall(ops->reset(a->fmt[c]));
+  a->declined[c] = *declined;
+  PetscCall(MatGPUFormatBuildPhase_Private(csr, GPUAutoCandidateNames[c]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GPUAutoReset(void *fmt)
+{
+  Mat_GPUAuto *a = (Mat_GPUAuto *)fmt;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatScratchRelease_Private(&a->scratch, 0));
+  for (PetscInt c = 0; c < GPUAUTO_NCANDIDATES; c++)
+    if (a->fmt[c]) PetscCall(GPUAutoCandidateOps[c]->reset(a->fmt[c]));
+  a->chosen = -1;
+  a->norder = 0;
+  PetscCall(PetscArrayzero(a->declined, GPUAUTO_NCANDIDATES));
+  PetscCall(PetscArrayzero(a->timed, GPUAUTO_NCANDIDATES));
+  PetscCall(PetscArrayzero(a->us, GPUAUTO_NCANDIDATES));
+  a->tuneseconds = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   The choice: the candidates in the model's order; without tuning the first that holds the matrix (cuSPARSE's CSR
+   always does), with tuning the fastest of the first ntune that hold it, each timed right after its build and reset
+   unless it is the fastest so far
+*/
+static PetscErrorCode GPUAutoBuild(void *fmt, const MatGPUFormatCSR *csr)
+{
+  Mat_GPUAuto   *a      = (Mat_GPUAuto *)fmt;
+  PetscInt       ntimed = 0, mark;
+  PetscReal      best   = PETSC_MAX_REAL;
+  PetscScalar   *x = NULL, *z = NULL;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(GPUAutoReset(fmt));
+  PetscCall(PetscTime(&t0));
+  a->stats = csr->stats;
+  a->m     = csr->m;
+  a->n     = csr->n;
+  PetscCall(GPUAutoRank(csr->m, &csr->stats, a->mask, a->order, &a->norder, &a->rule));
+  mark = a->scratch.n;
+  if (a->tune) {
+    const MatGPUFormatArray vecs[] = {
+        {(void **)&x, (size_t)csr->n * sizeof(PetscScalar)},
+        {(void **)&z, (size_t)csr->m * sizeof(PetscScalar)}
+    };
+
+    PetscCall(MatGPUFormatScratchMallocArrays_Private(&a->scratch, "GPUAuto", PETSC_STATIC_ARRAY_LENGTH(vecs), vecs));
+    PetscCallCUDA(cudaMemsetAsync(x, 0, (size_t)csr->n * sizeof(PetscScalar), csr->stream)); /* the time does not depend on x's values */
+  }
+  for (PetscInt i = 0; i < a->norder && (!a->tune || ntimed < a->ntune); i++) {
+    const PetscInt c        = a->order[i];
+    PetscBool      declined = PETSC_FALSE;
+    PetscReal      us       = 0;
+
+    if (c != GPUAUTO_CSR) PetscCall(GPUAutoBuildCandidate(a, c, csr, &declined));
+    if (declined) continue;
+    if (!a->tune) {
+      a->chosen = c;
+      break;
+    }
+    PetscCall(GPUAutoTime(a, c, csr, x, z, &us));
+    a->timed[c] = PETSC_TRUE;
+    a->us[c]    = us;
+    ntimed++;
+    if (us < best) { /* the new best; the previous one's device data goes */
+      if (a->chosen > GPUAUTO_CSR) PetscCall(GPUAutoCandidateOps[a->chosen]->reset(a->fmt[a->chosen]));
+      a->chosen = c;
+      best      = us;
+    } else if (c != GPUAUTO_CSR) PetscCall(GPUAutoCandidateOps[c]->reset(a->fmt[c]));
+  }
+  PetscCall(MatGPUFormatScratchRelease_Private(&a->scratch, mark));
+  /* every candidate allowed declined (DIA or ELL alone): cuSPARSE's CSR, as a declining format does */
+  if (a->chosen < 0) a->chosen = GPUAUTO_CSR;
+  PetscCall(PetscTime(&t1));
+  a->tuneseconds = a->tune ? t1 - t0 : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ products: the chosen format's */
+
+static PetscErrorCode GPUAutoChosen(const Mat_GPUAuto *a, MatGPUFormatOps **ops, void **fmt)
+{
+  PetscFunctionBegin;
+  PetscCheck(a->chosen > GPUAUTO_CSR, PETSC_COMM_SELF, PETSC_ERR_PLIB, "gpuauto: no format chosen (%" PetscInt_FMT ")", a->chosen);
+  *ops = GPUAutoCandidateOps[a->chosen];
+  *fmt = a->fmt[a->chosen];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GPUAutoRefresh(void *fmt, const MatGPUFormatCSR *csr)
+{
+  MatGPUFormatOps *ops;
+  void            *f;
+
+  PetscFunctionBegin;
+  PetscCall(GPUAutoChosen((Mat_GPUAuto *)fmt, &ops, &f));
+  PetscCall(PetscLogEventBegin(ops->event_values, 0, 0, 0, 0));
+  PetscCall(ops->refresh(f, csr));
+  PetscCall(PetscLogEventEnd(ops->event_values, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GPUAutoMult(void *fmt, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  MatGPUFormatOps *ops;
+  void            *f;
+
+  PetscFunctionBegin;
+  PetscCall(GPUAutoChosen((Mat_GPUAuto *)fmt, &ops, &f));
+  PetscCall(ops->mult(f, x, y, z, stream));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GPUAutoMultRefresh(void *fmt, const MatGPUFormatCSR *csr, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  MatGPUFormatOps *ops;
+  void            *f;
+
+  PetscFunctionBegin;
+  PetscCall(GPUAutoChosen((Mat_GPUAuto *)fmt, &ops, &f));
+  if (ops->multrefresh) PetscCall(ops->multrefresh(f, csr, x, y, z, stream));
+  else {
+    PetscCall(ops->refresh(f, csr));
+    PetscCall(ops->mult(f, x, y, z, stream));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GPUAutoDeclined(void *fmt, PetscBool *declined)
+{
+  PetscFunctionBegin;
+  *declined = (PetscBool)(((Mat_GPUAuto *)fmt)->chosen == GPUAUTO_CSR);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------ the format interface */
+
+static PetscErrorCode GPUAutoDestroy(void *fmt)
+{
+  Mat_GPUAuto *a = (Mat_GPUAuto *)fmt;
+
+  PetscFunctionBegin;
+  for (PetscInt c = 0; c < GPUAUTO_NCANDIDATES; c++)
+    if (a->fmt[c]) PetscCall(MatGPUFormatObjectDestroy_Private(GPUAutoCandidateOps[c], &a->fmt[c]));
+  PetscCall(PetscFree(a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GPUAutoCreate(void **fmt)
+{
+  Mat_GPUAuto   *a;
+  PetscErrorCode ierr = PETSC_SUCCESS;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&a));
+  a->mask       = (1 << GPUAUTO_NCANDIDATES) - 1;
+  a->ntune      = GPUAUTO_DEFAULT_TUNE_CANDIDATES;
+  a->ntuneprods = GPUAUTO_DEFAULT_TUNE_PRODUCTS;
+  a->chosen     = -1;
+  for (PetscInt c = 1; c < GPUAUTO_NCANDIDATES && !ierr; c++) ierr = GPUAutoCandidateOps[c]->create(&a->fmt[c]);
+  if (ierr) PetscCall(GPUAutoDestroy(a)); /* out of host memory: nothing kept */
+  PetscCall(ierr);
+  *fmt = a;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GPUAutoCopyParams(const void *src, void *dst)
+{
+  const Mat_GPUAuto *a = (const Mat_GPUAuto *)src;
+  Mat_GPUAuto       *b = (Mat_GPUAuto *)dst;
+
+  PetscFunctionBegin;
+  b->mask       = a->mask;
+  b->tune       = a->tune;
+  b->ntune      = a->ntune;
+  b->ntuneprods = a->ntuneprods;
+  for (PetscInt c = 1; c < GPUAUTO_NCANDIDATES; c++) PetscCall(GPUAutoCandidateOps[c]->copyparams(a->fmt[c], b->fmt[c]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GPUAutoSameParams(const void *pa, const void *pb, PetscBool *same)
+{
+  const Mat_GPUAuto *a = (const Mat_GPUAuto *)pa, *b = (const Mat_GPUAuto *)pb;
+
+  PetscFunctionBegin;
+  *same = (PetscBool)(a->mask == b->mask && a->tune == b->tune && a->ntune == b->ntune && a->ntuneprods == b->ntuneprods);
+  for (PetscInt c = 1; c < GPUAUTO_NCANDIDATES && *same; c++) PetscCall(GPUAutoCandidateOps[c]->sameparams(a->fmt[c], b->fmt[c], same));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* gpuauto's own options, then every candidate's (-mat_sellcs_c and the like apply to the candidate) */
+static PetscErrorCode GPUAutoSetFromOptions(void *fmt, MatGPUFormatOptionItems PetscOptionsObject)
+{
+  Mat_GPUAuto *a = (Mat_GPUAuto *)fmt;
+  char         list[256];
+  PetscBool    set, tune = a->tune;
+  PetscInt     mask = a->mask, ntune = a->ntune, nprods = a->ntuneprods;
+
+  PetscFunctionBegin;
+  PetscCall(GPUAutoFormatsString(a->mask, list, sizeof(list)));
+  PetscCall(PetscOptionsString("-mat_gpuauto_formats", "Candidate formats, by name: aijcusparse, cmrs, sellcs, bce, dia, hyb, ell, argcsr", "MATSEQGPUAUTO", list, list, sizeof(list), &set));
+  if (set) PetscCall(GPUAutoParseFormats(list, &mask));
+  PetscCall(PetscOptionsBool("-mat_gpuauto_tune", "Time the first candidates that hold the matrix and keep the fastest", "MATSEQGPUAUTO", tune, &tune, NULL));
+  PetscCall(PetscOptionsInt("-mat_gpuauto_tune_candidates", "Candidates timed with -mat_gpuauto_tune", "MATSEQGPUAUTO", ntune, &ntune, NULL));
+  PetscCall(PetscOptionsInt("-mat_gpuauto_tune_products", "Products per batch of each candidate's timing (the median of 3 batches)", "MATSEQGPUAUTO", nprods, &nprods, NULL));
+  PetscCheck(ntune >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gpuauto_tune_candidates %" PetscInt_FMT " is not positive", ntune);
+  PetscCheck(nprods >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gpuauto_tune_products %" PetscInt_FMT " is not positive", nprods);
+  for (PetscInt c = 1; c < GPUAUTO_NCANDIDATES; c++) PetscCall(GPUAutoCandidateOps[c]->setfromoptions(a->fmt[c], PetscOptionsObject));
+  a->mask       = mask;
+  a->tune       = tune;
+  a->ntune      = ntune;
+  a->ntuneprods = nprods;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GPUAutoView(void *fmt, PetscViewer viewer)
+{
+  const Mat_GPUAuto *a         = (const Mat_GPUAuto *)fmt;
+  char               line[512] = "", list[256];
+  size_t             len;
+
+  PetscFunctionBegin;
+  if (a->chosen < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < a->norder; i++) {
+    const PetscInt c = a->order[i];
+
+    PetscCall(PetscStrlen(line, &len));
+    if (a->timed[c]) PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, "%s%s %.1f us", i ? ", " : "", GPUAutoCandidateNames[c], (double)a->us[c]));
+    else PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, "%s%s%s", i ? ", " : "", GPUAutoCandidateNames[c], a->declined[c] ? " (declined)" : ""));
+  }
+  PetscCall(GPUAutoFormatsString(a->mask, list, sizeof(list)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "chose %s: %s (row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; %" PetscInt_FMT " entries)%s\n", GPUAutoCandidateNames[a->chosen], GPUAutoRuleNames[a->rule], a->stats.mean, a->stats.stddev,
+                                   a->stats.maxlen, a->stats.nnz, a->tune ? ", the fastest timed" : ", the model's first that holds it"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "candidates in order (-mat_gpuauto_formats %s): %s\n", list, line));
+  if (a->tune) PetscCall(PetscViewerASCIIPrintf(viewer, "tuning (-mat_gpuauto_tune, %" PetscInt_FMT " candidates, %" PetscInt_FMT " products a batch): %.3f ms in all, builds included\n", a->ntune, a->ntuneprods, 1e3 * a->tuneseconds));
+  if (a->chosen > GPUAUTO_CSR) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s GPU format:\n", GPUAutoCandidateOps[a->chosen]->title));
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(GPUAutoCandidateOps[a->chosen]->view(a->fmt[a->chosen], viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GPUAutoMemory(void *fmt, PetscLogDouble *bytes)
+{
+  const Mat_GPUAuto *a = (const Mat_GPUAuto *)fmt;
+
+  PetscFunctionBegin;
+  *bytes = 0;
+  if (a->chosen > GPUAUTO_CSR) PetscCall(GPUAutoCandidateOps[a->chosen]->memory(a->fmt[a->chosen], bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+MatGPUFormatOps MatGPUAutoOps = {"gpuauto", "GPUAuto", MATSEQGPUAUTO, MATMPIGPUAUTO, GPUAutoCreate, GPUAutoCopyParams, GPUAutoSameParams, GPUAutoSetFromOptions, GPUAutoBuild, GPUAutoRefresh, GPUAutoMult, GPUAutoReset, GPUAutoView, GPUAutoMemory, 0, 0, GPUAutoMultRefresh, GPUAutoDeclined, GPUAutoDestroy};
+
+/*MC
+   MATSEQGPUAUTO - "seqaijcusparsegpuauto" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU in the
+   format that it chooses for the matrix at each build: one of `MATSEQCMRS`, `MATSEQSELLCS`, `MATSEQBCE`, `MATSEQDIA`,
+   `MATSEQHYB`, `MATSEQELL`, `MATSEQARGCSR`, or cuSPARSE's CSR (the product of `MATSEQAIJCUSPARSE`)
+
+   A model ranks the candidates from the row statistics (the mean, standard deviation and longest of the row lengths, the
+   entries); the first that holds the matrix is built (DIA and ELL decline matrices past their fill bounds). With
+   `-mat_gpuauto_tune` the first few that hold it are built and timed in turn and the fastest is kept. All other
+   operations are those of `MATSEQAIJCUSPARSE`.
+
+   Options Database Keys:
++  -mat_type gpuauto - sets the type (with `MatSetFromOptions()`), or converts an assembled `MATSEQAIJCUSPARSE` in place
+.  -mat_gpuauto_formats <list> - the candidates, by name: aijcusparse, cmrs, sellcs, bce, dia, hyb, ell, argcsr (default all)
+.  -mat_gpuauto_tune <bool> - time the first candidates that hold the matrix and keep the fastest (default false)
+.  -mat_gpuauto_tune_candidates <n> - candidates timed (default 3)
+-  -mat_gpuauto_tune_products <n> - products per batch of a candidate's timing, the median of 3 batches (default 20)
+
+   Level: beginner
+
+   Notes:
+   The candidates' own options (`-mat_sellcs_c`, `-mat_dia_max_fill`, ...) apply to them. The choice without
+   `-mat_gpuauto_tune` depends only on the matrix and the options. `-mat_view ::ascii_info` says what was chosen and why.
+
+   Issue 19; written, not yet run on a GPU, and its model is a first one from the records of the suites (see the README).
+
+.seealso: [](ch_matrices), `Mat`, `MATGPUAUTO`, `MATSEQAIJCUSPARSE`, `MatGPUAutoGetChoice()`
+M*/
+PetscErrorCode MatCreate_SeqGPUAuto(Mat A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreate_SeqGPUFormat_Private(A, &MatGPUAutoOps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  MatGPUAutoGetChoice - Gets the format that a `MATSEQGPUAUTO` matrix chose at its last build
+
+  Not Collective
+
+  Input Parameter:
+. A - the matrix
+
+  Output Parameters:
++ format - the name of the format: "aijcusparse" (cuSPARSE's CSR), "cmrs", "sellcs", "bce", "dia", "hyb", "ell" or
+           "argcsr"; NULL before the first product or for a matrix without entries
+- kind   - the kind of matrix the model saw ("small", "regular rows, short", "regular rows, long", "power-law rows",
+           "irregular rows"), NULL as format is
+
+  Level: intermediate
+
+  Note:
+  Pass `NULL` for a value not needed.
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQGPUAUTO`
+@*/
+PetscErrorCode MatGPUAutoGetChoice(Mat A, const char **format, const char **kind)
+{
+  Mat_GPUAuto *a = NULL;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCall(MatGPUFormatRequireFormat_Private(A, &MatGPUAutoOps, (void **)&a));
+  if (format) *format = a->chosen >= 0 ? GPUAutoCandidateNames[a->chosen] : NULL;
+  if (kind) *kind = a->chosen >= 0 ? GPUAutoRuleNames[a->rule] : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
