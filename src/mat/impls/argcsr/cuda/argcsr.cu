@@ -453,7 +453,8 @@ MatGPUFormatOps MatARGCSROps = {"argcsr", "ARGCSR", MATSEQARGCSR, MATMPIARGCSR, 
    Level: beginner
 
    Note:
-   Issue 18; written, not yet run on a GPU (see the README).
+   Issue 18: the paper's format and kernel, tested on an H200; slower than `MATSEQAIJCUSPARSE` on every matrix measured
+   (bench/results/h200/argcsr.md): for comparison, not for speed.
 
 .seealso: [](ch_matrices), `Mat`, `MATARGCSR`, `MATSEQAIJCUSPARSE`, `MatARGCSRGetGroups()`
 M*/
