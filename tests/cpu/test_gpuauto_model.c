@@ -39,17 +39,25 @@ static PetscErrorCode CheckCase(const Case *c, PetscInt mask)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A list of -mat_gpuauto_formats that must fail with code expect */
-static PetscErrorCode CheckBadList(const char *list, PetscErrorCode expect)
+/* A list of -mat_gpuauto_formats that must fail with code expect, its message naming `names` when given */
+static PetscErrorCode CheckBadList(const char *list, PetscErrorCode expect, const char *names)
 {
   PetscInt       mask;
   PetscErrorCode ierr;
+  char          *msg = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   ierr = GPUAutoParseFormats(list, &mask);
   PetscCall(PetscPopErrorHandler());
   PetscCheck(ierr == expect, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_gpuauto_formats '%s': error %d, expected %d", list, (int)ierr, (int)expect);
+  if (names) {
+    char *found = NULL;
+
+    PetscCall(PetscErrorMessage(ierr, NULL, &msg));
+    if (msg) PetscCall(PetscStrstr(msg, names, &found));
+    PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_gpuauto_formats '%s': the message '%s' does not name %s", list, msg ? msg : "", names);
+  }
   checks++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -108,9 +116,9 @@ int main(int argc, char **argv)
   }
   PetscCall(GPUAutoParseFormats("aijcusparse,cmrs,sellcs,bce,dia,hyb,ell,argcsr", &mask));
   PetscCheck(mask == all, PETSC_COMM_SELF, PETSC_ERR_PLIB, "every name: mask %" PetscInt_FMT, mask);
-  PetscCall(CheckBadList("sellcs,coo", PETSC_ERR_ARG_UNKNOWN_TYPE));
-  PetscCall(CheckBadList("", PETSC_ERR_ARG_WRONG));
-  PetscCall(CheckBadList(" , ", PETSC_ERR_ARG_WRONG));
+  PetscCall(CheckBadList("sellcs,coo", PETSC_ERR_ARG_UNKNOWN_TYPE, "'coo'"));
+  PetscCall(CheckBadList("", PETSC_ERR_ARG_WRONG, NULL));
+  PetscCall(CheckBadList(" , ", PETSC_ERR_ARG_WRONG, NULL));
   {
     GPUAutoCandidate order[GPUAUTO_NCANDIDATES];
     PetscInt         n;

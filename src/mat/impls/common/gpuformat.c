@@ -1290,7 +1290,7 @@ PetscErrorCode MatGPUFormatFillBoundViewDeclined_Private(const char *name, Petsc
 
 /*@
   MatGPUFormatGetDeclined - Whether the GPU format of a petsc-gpuformats matrix declined it at its last build (DIA, ELL:
-  more slots per entry than their bound), so that its products are `MATSEQAIJCUSPARSE`'s
+  more slots per entry than their bound; gpuauto: it chose cuSPARSE's CSR), so that its products are `MATSEQAIJCUSPARSE`'s
 
   Not Collective
 

@@ -87,11 +87,13 @@ PetscErrorCode GPUAutoParseFormats(const char *list, PetscInt *mask)
       PetscCall(PetscStrcmp(tok, GPUAutoCandidateNames[c], &same));
       if (same) break;
     }
-    if (c == GPUAUTO_NCANDIDATES) {
-      PetscErrorCode ierr = PetscFree(copy);
+    if (c == GPUAUTO_NCANDIDATES) { /* the name kept for the message, the copy freed */
+      char           name[64];
+      PetscErrorCode ierr = PetscStrncpy(name, tok, sizeof(name)), ferr = PetscFree(copy);
 
-      (void)ierr;
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "-mat_gpuauto_formats: unknown format '%s' (aijcusparse, cmrs, sellcs, bce, dia, hyb, ell, argcsr)", tok);
+      PetscCall(ierr);
+      PetscCall(ferr);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "-mat_gpuauto_formats: unknown format '%s' (aijcusparse, cmrs, sellcs, bce, dia, hyb, ell, argcsr)", name);
     }
     *mask |= 1 << c;
   }

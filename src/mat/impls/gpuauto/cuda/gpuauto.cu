@@ -31,11 +31,13 @@ typedef struct {
   PetscInt  ntuneprods;               /* -mat_gpuauto_tune_products: products per batch */
   void     *fmt[GPUAUTO_NCANDIDATES]; /* the candidates' objects (their parameters; the chosen one's device data) */
   /* the last build */
-  PetscInt             chosen; /* a GPUAutoCandidate, or -1 before a build */
-  GPUAutoRule          rule;
-  GPUAutoCandidate     order[GPUAUTO_NCANDIDATES];
-  PetscInt             norder;
-  PetscBool            declined[GPUAUTO_NCANDIDATES]; /* declined the matrix at this build */
+  PetscInt         chosen; /* a GPUAutoCandidate, or -1 before a build */
+  GPUAutoRule      rule;
+  GPUAutoCandidate order[GPUAUTO_NCANDIDATES];
+  PetscInt         norder;
+  PetscBool        declined[GPUAUTO_NCANDIDATES]; /* declined the matrix at this build */
+  PetscErrorCode   failed[GPUAUTO_NCANDIDATES];   /* its build or timing failed: PETSC_ERR_SUP (a format's limit, or its
+                                                      bound with its fallback off), PETSC_ERR_MEM, PETSC_ERR_GPU_RESOURCE */
   PetscBool            timed[GPUAUTO_NCANDIDATES];
   PetscReal            us[GPUAUTO_NCANDIDATES]; /* with tune: microseconds per product */
   PetscLogDouble       tuneseconds;             /* with tune: the whole build's host time */
@@ -46,33 +48,13 @@ typedef struct {
 
 /* ------------------------------------------------------------------ tuning */
 
-/* The median of GPUAUTO_TUNE_BATCHES batches of a->ntuneprods products z = A x, after one product (warm-up): candidate c's
-   mult(), or cuSPARSE's CSR SpMV for GPUAUTO_CSR */
-static PetscErrorCode GPUAutoTime(Mat_GPUAuto *a, PetscInt c, const MatGPUFormatCSR *csr, const PetscScalar *x, PetscScalar *z, PetscReal *us)
+/* The timed batches of GPUAutoTime(): the median of GPUAUTO_TUNE_BATCHES batches of a->ntuneprods products, after one */
+static PetscErrorCode GPUAutoTimeBatches(Mat_GPUAuto *a, PetscInt c, const MatGPUFormatCSR *csr, const PetscScalar *x, PetscScalar *z, cusparseHandle_t handle, cusparseSpMatDescr_t mat, cusparseDnVecDescr_t vx, cusparseDnVecDescr_t vz, void *buffer, cudaEvent_t ev[2], PetscReal *us)
 {
-  cudaEvent_t          ev[2]  = {NULL, NULL};
-  cusparseHandle_t     handle = NULL;
-  cusparseSpMatDescr_t mat    = NULL;
-  cusparseDnVecDescr_t vx = NULL, vz = NULL;
-  void                *buffer = NULL;
-  const PetscScalar    one = 1.0, zero = 0.0;
-  PetscReal            t[GPUAUTO_TUNE_BATCHES];
-  PetscInt             mark = a->scratch.n;
+  const PetscScalar one = 1.0, zero = 0.0;
+  PetscReal         t[GPUAUTO_TUNE_BATCHES];
 
   PetscFunctionBegin;
-  if (c == GPUAUTO_CSR) {
-    size_t bytes = 0;
-
-    PetscCallCUSPARSE(cusparseCreate(&handle));
-    PetscCallCUSPARSE(cusparseSetStream(handle, csr->stream));
-    PetscCallCUSPARSE(cusparseCreateCsr(&mat, csr->m, csr->n, csr->nnz, (void *)csr->rowptr, (void *)csr->colind, (void *)csr->val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-    PetscCallCUSPARSE(cusparseCreateDnVec(&vx, csr->n, (void *)x, CUDA_R_64F));
-    PetscCallCUSPARSE(cusparseCreateDnVec(&vz, csr->m, (void *)z, CUDA_R_64F));
-    PetscCallCUSPARSE(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vz, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
-    if (bytes) PetscCall(MatGPUFormatScratchMalloc_Private(&a->scratch, "GPUAuto", bytes, &buffer));
-  }
-  PetscCallCUDA(cudaEventCreate(&ev[0]));
-  PetscCallCUDA(cudaEventCreate(&ev[1]));
   for (PetscInt b = -1; b < GPUAUTO_TUNE_BATCHES; b++) {
     const PetscInt reps = b < 0 ? 1 : a->ntuneprods;
     float          ms;
@@ -89,36 +71,97 @@ static PetscErrorCode GPUAutoTime(Mat_GPUAuto *a, PetscInt c, const MatGPUFormat
   }
   PetscCall(PetscSortReal(GPUAUTO_TUNE_BATCHES, t));
   *us = t[GPUAUTO_TUNE_BATCHES / 2];
-  PetscCallCUDA(cudaEventDestroy(ev[0]));
-  PetscCallCUDA(cudaEventDestroy(ev[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   Microseconds per product z = A x of candidate c (built), or of cuSPARSE's CSR SpMV for GPUAUTO_CSR: the median of
+   GPUAUTO_TUNE_BATCHES batches. The cuSPARSE objects and the events are destroyed on every path (the buffer is a scratch
+   entry, which reset() releases too); a failure of cuSPARSE or CUDA to give them, out of memory among its causes, is
+   PETSC_ERR_GPU_RESOURCE
+*/
+static PetscErrorCode GPUAutoTime(Mat_GPUAuto *a, PetscInt c, const MatGPUFormatCSR *csr, const PetscScalar *x, PetscScalar *z, PetscReal *us)
+{
+  cudaEvent_t          ev[2]  = {NULL, NULL};
+  cusparseHandle_t     handle = NULL;
+  cusparseSpMatDescr_t mat    = NULL;
+  cusparseDnVecDescr_t vx = NULL, vz = NULL;
+  void                *buffer = NULL;
+  const PetscScalar    one = 1.0, zero = 0.0;
+  PetscInt             mark = a->scratch.n;
+  PetscErrorCode       ierr = PETSC_SUCCESS;
+
+  PetscFunctionBegin;
   if (c == GPUAUTO_CSR) {
-    PetscCallCUSPARSE(cusparseDestroyDnVec(vx));
-    PetscCallCUSPARSE(cusparseDestroyDnVec(vz));
-    PetscCallCUSPARSE(cusparseDestroySpMat(mat));
-    PetscCallCUSPARSE(cusparseDestroy(handle));
+    size_t bytes = 0;
+
+    if (cusparseCreate(&handle) != CUSPARSE_STATUS_SUCCESS) ierr = PETSC_ERR_GPU_RESOURCE;
+    if (!ierr && cusparseSetStream(handle, csr->stream) != CUSPARSE_STATUS_SUCCESS) ierr = PETSC_ERR_GPU_RESOURCE;
+    if (!ierr && cusparseCreateCsr(&mat, csr->m, csr->n, csr->nnz, (void *)csr->rowptr, (void *)csr->colind, (void *)csr->val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F) != CUSPARSE_STATUS_SUCCESS) ierr = PETSC_ERR_GPU_RESOURCE;
+    if (!ierr && cusparseCreateDnVec(&vx, csr->n, (void *)x, CUDA_R_64F) != CUSPARSE_STATUS_SUCCESS) ierr = PETSC_ERR_GPU_RESOURCE;
+    if (!ierr && cusparseCreateDnVec(&vz, csr->m, (void *)z, CUDA_R_64F) != CUSPARSE_STATUS_SUCCESS) ierr = PETSC_ERR_GPU_RESOURCE;
+    if (!ierr && cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vz, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes) != CUSPARSE_STATUS_SUCCESS) ierr = PETSC_ERR_GPU_RESOURCE;
+    if (!ierr && bytes) ierr = MatGPUFormatScratchMalloc_Private(&a->scratch, "GPUAuto", bytes, &buffer);
   }
-  PetscCall(MatGPUFormatScratchRelease_Private(&a->scratch, mark));
+  if (!ierr && cudaEventCreate(&ev[0]) != cudaSuccess) ierr = PETSC_ERR_GPU_RESOURCE;
+  if (!ierr && cudaEventCreate(&ev[1]) != cudaSuccess) ierr = PETSC_ERR_GPU_RESOURCE;
+  if (!ierr) ierr = GPUAutoTimeBatches(a, c, csr, x, z, handle, mat, vx, vz, buffer, ev, us);
+  if (ev[0]) (void)cudaEventDestroy(ev[0]);
+  if (ev[1]) (void)cudaEventDestroy(ev[1]);
+  if (vx) (void)cusparseDestroyDnVec(vx);
+  if (vz) (void)cusparseDestroyDnVec(vz);
+  if (mat) (void)cusparseDestroySpMat(mat);
+  if (handle) (void)cusparseDestroy(handle);
+  if (!ierr) ierr = MatGPUFormatScratchRelease_Private(&a->scratch, mark);
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* ------------------------------------------------------------------ build */
 
-/* Candidate c (a format) builds the matrix, under its own log event; *declined when it declined it (DIA, ELL) */
-static PetscErrorCode GPUAutoBuildCandidate(Mat_GPUAuto *a, PetscInt c, const MatGPUFormatCSR *csr, PetscBool *declined)
+/* An error that a candidate may give and the choice goes on from (the candidate is then reset and passed over): a format's
+   own limit, or its bound with its fallback off (PETSC_ERR_SUP), out of device memory (PETSC_ERR_MEM, or
+   PETSC_ERR_GPU_RESOURCE from the timing's cuSPARSE objects). Any other error is raised. */
+static PetscBool GPUAutoRecoverable(PetscErrorCode ierr)
 {
-  MatGPUFormatOps *ops = GPUAutoCandidateOps[c];
+  return (PetscBool)(ierr == PETSC_ERR_SUP || ierr == PETSC_ERR_MEM || ierr == PETSC_ERR_GPU_RESOURCE);
+}
+
+/* After candidate c failed with ierr: nothing of it held, the pool trimmed after out of memory, the error raised unless
+   recoverable */
+static PetscErrorCode GPUAutoCandidateFailed(Mat_GPUAuto *a, PetscInt c, PetscErrorCode ierr)
+{
+  PetscFunctionBegin;
+  if (c > GPUAUTO_CSR) PetscCall(GPUAutoCandidateOps[c]->reset(a->fmt[c]));
+  PetscCheck(GPUAutoRecoverable(ierr), PETSC_COMM_SELF, ierr, "gpuauto: candidate %s failed (PETSc error %d)", GPUAutoCandidateNames[c], (int)ierr);
+  a->failed[c] = ierr;
+  if (ierr != PETSC_ERR_SUP) PetscCall(MatGPUFormatReleaseCachedMemory_Private());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Candidate c (a format) builds the matrix, under its own log event; *held when it holds it: not when it declined it (DIA,
+   ELL past their bounds) nor when its build failed with a recoverable error (then reset; the others are raised) */
+static PetscErrorCode GPUAutoBuildCandidate(Mat_GPUAuto *a, PetscInt c, const MatGPUFormatCSR *csr, PetscBool *held)
+{
+  MatGPUFormatOps *ops      = GPUAutoCandidateOps[c];
+  PetscBool        declined = PETSC_FALSE;
   PetscErrorCode   ierr;
 
   PetscFunctionBegin;
-  *declined = PETSC_FALSE;
+  *held = PETSC_FALSE;
   PetscCall(PetscLogEventBegin(ops->event_build, 0, 0, 0, 0));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* a refusal or out of memory is not printed */
   ierr = ops->build(a->fmt[c], csr);
+  PetscCall(PetscPopErrorHandler());
   PetscCall(PetscLogEventEnd(ops->event_build, 0, 0, 0, 0));
-  PetscCall(ierr);
-  if (ops->declined) PetscCall(ops->declined(a->fmt[c], declined));
-  if (*declined) PetscCall(ops->reset(a->fmt[c]));
-  a->declined[c] = *declined;
-  PetscCall(MatGPUFormatBuildPhase_Private(csr, GPUAutoCandidateNames[c]));
+  if (ierr) {
+    PetscCall(GPUAutoCandidateFailed(a, c, ierr));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (ops->declined) PetscCall(ops->declined(a->fmt[c], &declined));
+  if (declined) PetscCall(ops->reset(a->fmt[c]));
+  a->declined[c] = declined;
+  *held          = (PetscBool)!declined;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -133,6 +176,7 @@ static PetscErrorCode GPUAutoReset(void *fmt)
   a->chosen = -1;
   a->norder = 0;
   PetscCall(PetscArrayzero(a->declined, GPUAUTO_NCANDIDATES));
+  PetscCall(PetscArrayzero(a->failed, GPUAUTO_NCANDIDATES));
   PetscCall(PetscArrayzero(a->timed, GPUAUTO_NCANDIDATES));
   PetscCall(PetscArrayzero(a->us, GPUAUTO_NCANDIDATES));
   a->tuneseconds = 0;
@@ -170,17 +214,24 @@ static PetscErrorCode GPUAutoBuild(void *fmt, const MatGPUFormatCSR *csr)
     PetscCallCUDA(cudaMemsetAsync(x, 0, (size_t)csr->n * sizeof(PetscScalar), csr->stream)); /* the time does not depend on x's values */
   }
   for (PetscInt i = 0; i < a->norder && (!a->tune || ntimed < a->ntune); i++) {
-    const PetscInt c        = a->order[i];
-    PetscBool      declined = PETSC_FALSE;
-    PetscReal      us       = 0;
+    const PetscInt c    = a->order[i];
+    PetscBool      held = PETSC_TRUE;
+    PetscReal      us   = 0;
+    PetscErrorCode ierr;
 
-    if (c != GPUAUTO_CSR) PetscCall(GPUAutoBuildCandidate(a, c, csr, &declined));
-    if (declined) continue;
+    if (c != GPUAUTO_CSR) PetscCall(GPUAutoBuildCandidate(a, c, csr, &held));
+    if (!held) continue;
     if (!a->tune) {
       a->chosen = c;
       break;
     }
-    PetscCall(GPUAutoTime(a, c, csr, x, z, &us));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = GPUAutoTime(a, c, csr, x, z, &us);
+    PetscCall(PetscPopErrorHandler());
+    if (ierr) {
+      PetscCall(GPUAutoCandidateFailed(a, c, ierr));
+      continue;
+    }
     a->timed[c] = PETSC_TRUE;
     a->us[c]    = us;
     ntimed++;
@@ -240,11 +291,13 @@ static PetscErrorCode GPUAutoMultRefresh(void *fmt, const MatGPUFormatCSR *csr, 
 
   PetscFunctionBegin;
   PetscCall(GPUAutoChosen((Mat_GPUAuto *)fmt, &ops, &f));
+  PetscCall(PetscLogEventBegin(ops->event_values, 0, 0, 0, 0));
   if (ops->multrefresh) PetscCall(ops->multrefresh(f, csr, x, y, z, stream));
   else {
     PetscCall(ops->refresh(f, csr));
     PetscCall(ops->mult(f, x, y, z, stream));
   }
+  PetscCall(PetscLogEventEnd(ops->event_values, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -348,11 +401,11 @@ static PetscErrorCode GPUAutoView(void *fmt, PetscViewer viewer)
 
     PetscCall(PetscStrlen(line, &len));
     if (a->timed[c]) PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, "%s%s %.1f us", i ? ", " : "", GPUAutoCandidateNames[c], (double)a->us[c]));
-    else PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, "%s%s%s", i ? ", " : "", GPUAutoCandidateNames[c], a->declined[c] ? " (declined)" : ""));
+    else PetscCall(PetscSNPrintf(line + len, sizeof(line) - len, "%s%s%s", i ? ", " : "", GPUAutoCandidateNames[c], a->declined[c] ? " (declined)" : (a->failed[c] == PETSC_ERR_SUP ? " (refused)" : (a->failed[c] ? " (out of memory)" : ""))));
   }
   PetscCall(GPUAutoFormatsString(a->mask, list, sizeof(list)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "chose %s: %s (row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; %" PetscInt_FMT " entries)%s\n", GPUAutoCandidateNames[a->chosen], GPUAutoRuleNames[a->rule], a->stats.mean, a->stats.stddev,
-                                   a->stats.maxlen, a->stats.nnz, a->tune ? ", the fastest timed" : ", the model's first that holds it"));
+                                   a->stats.maxlen, a->stats.nnz, a->tune && a->timed[a->chosen] ? ", the fastest timed" : ", the model's first that holds it"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "candidates in order (-mat_gpuauto_formats %s): %s\n", list, line));
   if (a->tune) PetscCall(PetscViewerASCIIPrintf(viewer, "tuning (-mat_gpuauto_tune, %" PetscInt_FMT " candidates, %" PetscInt_FMT " products a batch): %.3f ms in all, builds included\n", a->ntune, a->ntuneprods, 1e3 * a->tuneseconds));
   if (a->chosen > GPUAUTO_CSR) {
@@ -411,7 +464,8 @@ PetscErrorCode MatCreate_SeqGPUAuto(Mat A)
 }
 
 /*@C
-  MatGPUAutoGetChoice - Gets the format that a `MATSEQGPUAUTO` matrix chose at its last build
+  MatGPUAutoGetChoice - Gets the format that a `MATSEQGPUAUTO` matrix (of a `MATMPIGPUAUTO` matrix: its diagonal block on
+  this process) chose at its last build
 
   Not Collective
 
@@ -437,8 +491,18 @@ PetscErrorCode MatGPUAutoGetChoice(Mat A, const char **format, const char **kind
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscCall(MatGPUFormatRequireFormat_Private(A, &MatGPUAutoOps, (void **)&a));
-  if (format) *format = a->chosen >= 0 ? GPUAutoCandidateNames[a->chosen] : NULL;
-  if (kind) *kind = a->chosen >= 0 ? GPUAutoRuleNames[a->rule] : NULL;
+  {
+    PetscBool mpi;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIGPUAUTO, &mpi));
+    if (mpi) { /* the diagonal block's choice; none while the block is not yet in the format */
+      Mat Ad;
+
+      PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+      if (Ad) PetscCall(MatGPUFormatGetFormat_Private(Ad, &MatGPUAutoOps, (void **)&a));
+    } else PetscCall(MatGPUFormatRequireFormat_Private(A, &MatGPUAutoOps, (void **)&a));
+  }
+  if (format) *format = a && a->chosen >= 0 ? GPUAutoCandidateNames[a->chosen] : NULL;
+  if (kind) *kind = a && a->chosen >= 0 ? GPUAutoRuleNames[a->rule] : NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
