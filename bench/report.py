@@ -331,6 +331,47 @@ def print_peer_table(data, title=None):
     )
 
 
+def print_gpuauto_table(data):
+    """Per matrix with a gpuauto record: what it chose, against the best of our other types and aijcusparse (issue 19's
+    targets: at least 0.97 of the best type, never below 0.98 of aijcusparse), medians over the records."""
+    times, choice = {}, {}
+    for rec in data:
+        if rec.get("correct") is not True or not rec.get("median_us"):
+            continue
+        entry = "aijcusparse" if rec.get("type") == REFERENCE_TYPE else entry_key(rec)
+        if entry not in OUR_TYPES and entry != "aijcusparse":
+            continue
+        times.setdefault(matrix_key(rec), {}).setdefault(entry, []).append(rec["median_us"])
+        if entry == "gpuauto":
+            choice.setdefault(matrix_key(rec), set()).add(rec.get("gpuauto_choice") or "?")
+    rows = []
+    for key, per in times.items():
+        if "gpuauto" not in per or "aijcusparse" not in per:
+            continue
+        others = {t: statistics.median(per[t]) for t in OUR_TYPES if t in per and t != "gpuauto"}
+        others["aijcusparse"] = statistics.median(per["aijcusparse"])
+        best = min(others, key=others.get)
+        auto = statistics.median(per["gpuauto"])
+        rows.append((key, "/".join(sorted(choice.get(key, {"?"}))), auto, best, others[best], others[best] / auto, others["aijcusparse"] / auto))
+    if not rows:
+        return
+    print("gpuauto: per matrix, what it chose, against the fastest of aijcusparse and our other types' default entries "
+          "(targets: at least 0.97 of the fastest, at least 0.98 of aijcusparse), median µs:\n")
+    print("| matrix | rows | nnz | gpuauto chose | gpuauto µs | fastest other | µs | fastest / gpuauto | aijcusparse / gpuauto | targets |")
+    print("|---|---:|---:|---|---:|---|---:|---:|---:|---|")
+    for (name, nrows, nnz), chose, auto, best, t, r_best, r_aij in rows:
+        met = "met" if r_best >= 0.97 and r_aij >= 0.98 else "**missed**"
+        print(
+            f"| {md(name or '?')} | {fmt(nrows, ',')} | {fmt(nnz, ',')} | {md(chose)} | {auto:.1f} | {best} | {t:.1f} | "
+            f"{r_best:.2f} | {r_aij:.2f} | {met} |"
+        )
+    nmet = sum(1 for r in rows if r[5] >= 0.97 and r[6] >= 0.98)
+    print(
+        f"\nTargets met on {nmet} of {len(rows)} matrices; least fastest / gpuauto {min(r[5] for r in rows):.2f}, least "
+        f"aijcusparse / gpuauto {min(r[6] for r in rows):.2f}.\n"
+    )
+
+
 def is_interleaved(rec):
     """A record of bench_spmv -interleave (the types timed in turn, one batch each per round)"""
     return rec.get("mode") == "interleaved"
@@ -397,6 +438,7 @@ def print_device(device, records):
         print()
     print_speedup_summary(data)
     print_peer_table(data)
+    print_gpuauto_table(data)
     print_value_changes(data)
     print_builds(data)
     print_bytes_per_entry(data)

@@ -189,3 +189,26 @@ if grep -q '^| matrix | rows | nnz | type / entry | median' "$work/inter.md"; th
 python3 "$bench/report.py" --compare-commits "$work/spmv.jsonl.inter" > "$work/inter.md"
 if grep -q '^|---|---|$' "$work/inter.md"; then cat "$work/inter.md"; echo "FAILED: report.py --compare-commits printed an empty table"; exit 1; fi
 echo "scaling_report.py, mg.py --report, mpi_report.py and report.py: as documented on known records"
+# report.py's gpuauto table: what it chose against the fastest of aijcusparse and our other types, and the targets
+python3 - "$work/auto.jsonl" <<'PY'
+import json, sys
+def rec(matrix, rows, entry, t, choice=None):
+    typ = "seqaijcusparse" if entry == "aijcusparse" else "seqaijcusparse" + entry
+    return json.dumps(dict(device="GPU", commit="c0ffee0", dirty=False, copy_bw_GBs=4000.0, matrix=matrix, matrix_params="",
+                           rows=rows, cols=rows, nnz=5 * rows, type=typ, entry=entry, median_us=t, correct=True,
+                           gpuauto_choice=choice))
+with open(sys.argv[1], "w") as f:
+    # lap2d5: gpuauto chose dia at 67 us, dia 66 (0.99 of it: met); circuit: chose sellcs 150, bce 140 (0.93: missed);
+    # rmat: chose bce 130, aijcusparse 125 (0.96 of aijcusparse: missed)
+    for m, rows, times, choice in (("lap2d5", 4194304, {"aijcusparse": 138.0, "dia": 66.0, "sellcs": 89.0, "gpuauto": 67.0}, "dia"),
+                                   ("circuit", 4000000, {"aijcusparse": 168.0, "sellcs": 150.0, "bce": 140.0, "gpuauto": 150.0}, "sellcs"),
+                                   ("rmat", 1048576, {"aijcusparse": 125.0, "bce": 130.0, "gpuauto": 130.0}, "bce")):
+        for e, t in times.items():
+            f.write(rec(m, rows, e, t, choice if e == "gpuauto" else None) + "\n")
+PY
+python3 "$bench/report.py" "$work/auto.jsonl" > "$work/auto.md"
+expect "$work/auto.md" '^\| lap2d5 \| 4,194,304 \| 20,971,520 \| dia \| 67\.0 \| dia \| 66\.0 \| 0\.99 \| 2\.06 \| met \|$' "report.py gpuauto: a met target"
+expect "$work/auto.md" '^\| circuit \| .* \| sellcs \| 150\.0 \| bce \| 140\.0 \| 0\.93 \| 1\.12 \| \*\*missed\*\* \|$' "report.py gpuauto: below 0.97 of the fastest"
+expect "$work/auto.md" '^\| rmat \| .* \| bce \| 130\.0 \| aijcusparse \| 125\.0 \| 0\.96 \| 0\.96 \| \*\*missed\*\* \|$' "report.py gpuauto: slower than aijcusparse"
+expect "$work/auto.md" '^Targets met on 1 of 3 matrices; least fastest / gpuauto 0\.93, least aijcusparse / gpuauto 0\.96\.$' "report.py gpuauto: the summary"
+echo "bench_reports.sh: report.py's gpuauto table as expected"
