@@ -67,3 +67,32 @@ PetscErrorCode CSRToMat(const CSR *A, Mat *B)
   PetscCall(MatSeqAIJSetPreallocationCSR(*B, A->rowptr, A->colind, A->val));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The first local entry where ya differs from the reference yr, -1 where none: NaN must stand where the reference has NaN,
+   the same infinity where it has one, other values within rtol times the largest finite magnitude of yr (at least 1). A
+   difference is printed (on PETSC_COMM_SELF) with the label what */
+PetscErrorCode VecFirstDifference(Vec ya, Vec yr, PetscReal rtol, const char *what, PetscInt *bad)
+{
+  const PetscScalar *a, *r;
+  PetscInt           n;
+  PetscReal          scale = 0;
+
+  PetscFunctionBeginUser;
+  *bad = -1;
+  PetscCall(VecGetLocalSize(yr, &n));
+  PetscCall(VecGetArrayRead(ya, &a));
+  PetscCall(VecGetArrayRead(yr, &r));
+  for (PetscInt i = 0; i < n; i++)
+    if (!PetscIsInfOrNanScalar(r[i])) scale = PetscMax(scale, PetscAbsScalar(r[i]));
+  for (PetscInt i = 0; i < n && *bad < 0; i++) {
+    PetscBool an = PetscIsNanScalar(a[i]), rn = PetscIsNanScalar(r[i]), ai = PetscIsInfScalar(a[i]), ri = PetscIsInfScalar(r[i]);
+
+    if (an != rn || ai != ri) *bad = i;
+    else if (ai && PetscRealPart(a[i]) != PetscRealPart(r[i])) *bad = i;
+    else if (!an && !ai && PetscAbsScalar(a[i] - r[i]) > rtol * PetscMax(1.0, scale)) *bad = i;
+  }
+  if (*bad >= 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s: local entry %" PetscInt_FMT ": %g, reference %g\n", what, *bad, (double)PetscRealPart(a[*bad]), (double)PetscRealPart(r[*bad])));
+  PetscCall(VecRestoreArrayRead(ya, &a));
+  PetscCall(VecRestoreArrayRead(yr, &r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,6 +1,6 @@
 #pragma once
 
-/* Random CSR matrices with integer or real values, shared by the tests */
+/* Random CSR matrices with integer or real values, and a comparison of vectors with Inf and NaN, shared by the tests */
 #include <petscmat.h>
 
 typedef struct {
@@ -12,3 +12,4 @@ typedef struct {
 PetscErrorCode CSRCreate(PetscRandom, PetscInt, PetscInt, const PetscInt *, PetscBool, CSR *);
 PetscErrorCode CSRDestroy(CSR *);
 PetscErrorCode CSRToMat(const CSR *, Mat *);
+PetscErrorCode VecFirstDifference(Vec, Vec, PetscReal, const char *, PetscInt *);

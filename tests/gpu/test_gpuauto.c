@@ -11,27 +11,14 @@ static const char help[] = "gpuauto (MATSEQGPUAUTO) on the GPU (-part choices, t
 static PetscRandom rnd;
 static PetscInt    nchecks;
 
-/* ya against yr: NaN where NaN, the same infinities, the rest within a relative 1e-12 */
+/* ya against yr (VecFirstDifference(): NaN where NaN, the same infinities, the rest within a relative 1e-12) */
 static PetscErrorCode SameVec(Vec ya, Vec yr, const char *what)
 {
-  const PetscScalar *a, *r;
-  PetscInt           n;
-  PetscReal          scale = 0;
+  PetscInt bad;
 
   PetscFunctionBeginUser;
-  PetscCall(VecGetLocalSize(yr, &n));
-  PetscCall(VecGetArrayRead(ya, &a));
-  PetscCall(VecGetArrayRead(yr, &r));
-  for (PetscInt i = 0; i < n; i++)
-    if (!PetscIsInfOrNanScalar(r[i])) scale = PetscMax(scale, PetscAbsScalar(r[i]));
-  for (PetscInt i = 0; i < n; i++) {
-    PetscBool an = PetscIsNanScalar(a[i]), rn = PetscIsNanScalar(r[i]), ai = PetscIsInfScalar(a[i]), ri = PetscIsInfScalar(r[i]);
-    PetscBool ok = (PetscBool)(an == rn && ai == ri && (!ai || PetscRealPart(a[i]) == PetscRealPart(r[i])) && (an || ai || PetscAbsScalar(a[i] - r[i]) <= 1e-12 * PetscMax(1.0, scale)));
-
-    PetscCheck(ok, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: entry %" PetscInt_FMT ": %g, aijcusparse %g", what, i, (double)PetscRealPart(a[i]), (double)PetscRealPart(r[i]));
-  }
-  PetscCall(VecRestoreArrayRead(ya, &a));
-  PetscCall(VecRestoreArrayRead(yr, &r));
+  PetscCall(VecFirstDifference(ya, yr, 1e-12, what, &bad));
+  PetscCheck(bad < 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: differs from aijcusparse", what);
   nchecks++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

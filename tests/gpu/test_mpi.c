@@ -34,6 +34,7 @@ static const char help[] = "The parallel petsc-gpuformats types against MATMPIAI
    products, with coarse sizes that leave processes without rows of the result.
 */
 #include <petscgpuformats.h>
+#include "../common/testcsr.h"
 #include <unistd.h>
 #include <petscdmda.h>
 #include <petscdmplex.h>
@@ -182,26 +183,10 @@ static PetscErrorCode Reference(const Case *c, const Triplets *t, Mat *R)
 /* y_ours and y_ref (different types, same layout) agree: the same NaN and Inf entries, the others equal within rounding */
 static PetscErrorCode SameVec(Vec ya, Vec yr, const char *what)
 {
-  const PetscScalar *a, *r;
-  PetscInt           n, bad = -1, allbad;
-  PetscReal          scale = 0;
+  PetscInt bad, allbad;
 
   PetscFunctionBeginUser;
-  PetscCall(VecGetLocalSize(yr, &n));
-  PetscCall(VecGetArrayRead(ya, &a));
-  PetscCall(VecGetArrayRead(yr, &r));
-  for (PetscInt i = 0; i < n; i++)
-    if (!PetscIsInfOrNanScalar(r[i])) scale = PetscMax(scale, PetscAbsScalar(r[i]));
-  for (PetscInt i = 0; i < n && bad < 0; i++) {
-    PetscBool an = PetscIsNanScalar(a[i]), rn = PetscIsNanScalar(r[i]), ai = PetscIsInfScalar(a[i]), ri = PetscIsInfScalar(r[i]);
-
-    if (an != rn || ai != ri) bad = i;
-    else if (ai && PetscRealPart(a[i]) != PetscRealPart(r[i])) bad = i;
-    else if (!an && !ai && PetscAbsScalar(a[i] - r[i]) > 1e-12 * PetscMax(1.0, scale)) bad = i;
-  }
-  if (bad >= 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s: local entry %" PetscInt_FMT ": %g, reference %g\n", what, bad, (double)PetscRealPart(a[bad]), (double)PetscRealPart(r[bad])));
-  PetscCall(VecRestoreArrayRead(ya, &a));
-  PetscCall(VecRestoreArrayRead(yr, &r));
+  PetscCall(VecFirstDifference(ya, yr, 1e-12, what, &bad));
   PetscCallMPI(MPIU_Allreduce(&bad, &allbad, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
   PetscCheck(allbad < 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: differs from MATMPIAIJ", what);
   nchecks++;

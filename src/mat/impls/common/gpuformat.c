@@ -1158,6 +1158,36 @@ static PetscErrorCode MatGPUFormatRequireCtx_Private(Mat A, Mat_GPUFormat **ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The context of A, or of a parallel A's diagonal block on this process (NULL while that block is not yet in the format):
+   what the getters of a parallel matrix report */
+static PetscErrorCode MatGPUFormatLocalCtx_Private(Mat A, Mat_GPUFormat **ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatRequireCtx_Private(A, ctx));
+  if ((*ctx)->mpi) {
+    Mat Ad;
+
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+    *ctx = NULL;
+    if (Ad) PetscCall(MatGPUFormatGetCtx_Private(Ad, ctx));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The format object of A, which must be of ops' sequential or parallel type; of a parallel A, that of its diagonal block on
+   this process (NULL while the block is not yet in the format) */
+PetscErrorCode MatGPUFormatGetLocalFormat_Private(Mat A, MatGPUFormatOps *ops, void **fmt)
+{
+  Mat_GPUFormat *ctx;
+
+  PetscFunctionBegin;
+  PetscCall(MatGPUFormatRequireCtx_Private(A, &ctx));
+  PetscCheck(ctx->ops == ops, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Matrix of type %s is not %s or %s", ((PetscObject)A)->type_name, ops->seqtype, ops->mpitype);
+  PetscCall(MatGPUFormatLocalCtx_Private(A, &ctx));
+  *fmt = ctx && ctx->ops == ops ? ctx->fmt : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   MatGPUFormatGetStreamAlloc - Whether the GPU formats of petsc-gpuformats take their device memory from CUDA's
   stream-ordered memory pool or from `cudaMalloc()`
@@ -1312,14 +1342,7 @@ PetscErrorCode MatGPUFormatGetDeclined(Mat A, PetscBool *declined)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   PetscAssertPointer(declined, 2);
-  PetscCall(MatGPUFormatRequireCtx_Private(A, &ctx));
-  if (ctx->mpi) {
-    Mat Ad;
-
-    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
-    ctx = NULL;
-    if (Ad) PetscCall(MatGPUFormatGetCtx_Private(Ad, &ctx)); /* NULL while the block is not yet in the format */
-  }
+  PetscCall(MatGPUFormatLocalCtx_Private(A, &ctx));
   *declined = (PetscBool)(ctx && ctx->built && ctx->declined);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

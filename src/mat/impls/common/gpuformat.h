@@ -107,6 +107,7 @@ PETSC_INTERN PetscErrorCode MatCreate_SeqGPUFormat_Private(Mat, MatGPUFormatOps 
 PETSC_INTERN PetscErrorCode MatCreate_MPIGPUFormat_Private(Mat, MatGPUFormatOps *);
 PETSC_INTERN PetscErrorCode MatGPUFormatGetFormat_Private(Mat, MatGPUFormatOps *, void **);
 PETSC_INTERN PetscErrorCode MatGPUFormatRequireFormat_Private(Mat, MatGPUFormatOps *, void **);
+PETSC_INTERN PetscErrorCode MatGPUFormatGetLocalFormat_Private(Mat, MatGPUFormatOps *, void **);
 PETSC_INTERN PetscErrorCode MatGPUFormatInvalidate_Private(Mat);
 PETSC_INTERN PetscErrorCode MatGPUFormatObjectDestroy_Private(MatGPUFormatOps *, void **);
 

@@ -491,17 +491,7 @@ PetscErrorCode MatGPUAutoGetChoice(Mat A, const char **format, const char **kind
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  {
-    PetscBool mpi;
-
-    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATMPIGPUAUTO, &mpi));
-    if (mpi) { /* the diagonal block's choice; none while the block is not yet in the format */
-      Mat Ad;
-
-      PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
-      if (Ad) PetscCall(MatGPUFormatGetFormat_Private(Ad, &MatGPUAutoOps, (void **)&a));
-    } else PetscCall(MatGPUFormatRequireFormat_Private(A, &MatGPUAutoOps, (void **)&a));
-  }
+  PetscCall(MatGPUFormatGetLocalFormat_Private(A, &MatGPUAutoOps, (void **)&a));
   if (format) *format = a && a->chosen >= 0 ? GPUAutoCandidateNames[a->chosen] : NULL;
   if (kind) *kind = a && a->chosen >= 0 ? GPUAutoRuleNames[a->rule] : NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
