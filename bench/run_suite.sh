@@ -5,7 +5,8 @@
 # peers (every large matrix of cmrs, sellcs, bce and rmat, our types at their defaults against both PETSc GPU types)
 # dia (issue 18: the stencils and matrices of rising fill, every type), hyb (issue 18: HYB and ELL on the irregular
 # matrices and two stencils), ell (issue 18: ELL's fill bound on matrices of rising fill) or argcsr (issue 18: ARG-CSR
-# against every type on irregular matrices and stencils).
+# against every type on irregular matrices and stencils), auto (issue 19: every type and gpuauto on the matrices its model is
+# fitted on) or auto-check (the same on matrices it was not fitted on).
 #
 # Run on a GPU host from the project root after the build:
 #   bench/run_suite.sh cmrs
@@ -23,6 +24,8 @@
 #   BENCH_ARGS    extra options for every bench_spmv run, e.g. "-batches 3 -reps 50", or "-interleave 20" (with
 #                 SELLCUDA=inline: every type, sellcuda too, timed again in 20 rounds of one batch each in turn)
 #   APPEND        set to 1 to append to an existing SUITE.jsonl instead of starting it afresh
+#   DEADLINE      seconds after the start past which no further matrix is begun (each one left is listed in the log as
+#                 "not run"); SKIP=k leaves out the first k matrices (to resume a suite with APPEND=1)
 #
 # A bench run that fails is recorded as {"matrix": ..., "status": "failed", "rc": N} and the script goes
 # on; it exits nonzero at the end if any run failed. A sellcuda run that exceeds SELL_TIMEOUT is recorded
@@ -44,6 +47,8 @@ OUT_DIR=${OUT:-bench/results}
 SELL_TIMEOUT=${SELL_TIMEOUT:-300}
 BENCH_ARGS=${BENCH_ARGS:-}
 APPEND=${APPEND:-0}
+DEADLINE=${DEADLINE:-}
+SKIP=${SKIP:-0}
 SUITE=${1:-cmrs}
 RESULTS="$OUT_DIR/$SUITE.jsonl"
 LOG="$OUT_DIR/$SUITE.log"
@@ -195,12 +200,59 @@ argcsr) # issue 18: ARG-CSR at the paper's parameters (128 threads per group, de
     "banded -rows 2000000 -width 50"
   )
   ;;
+auto | auto-check) # issue 19: every type at its defaults, gpuauto with and without -mat_gpuauto_tune, against aijcusparse (and
+  # sellcuda); "auto" is the set gpuauto's model is fitted on (bench/gpuauto_fit.py), large and small matrices of every
+  # kind, "auto-check" matrices it was not fitted on (other sizes, seeds and shapes), to check the choice
+  TYPES="aijcusparse,cmrs,sellcs,bce,dia,hyb,ell,argcsr,gpuauto,gpuauto/mat_gpuauto_tune=1"
+  if [[ $SUITE == auto ]]; then
+    MATRICES=(
+      "lap2d5 -grid 2048"
+      "lap3d7 -grid 160"
+      "lap3d27 -grid 100"
+      "banded -rows 2000000 -width 50"
+      "fem -rows 1000000"
+      "diagonals -rows 4000000 -diagonals 9 -occupancy 0.5"
+      "rmat -scale 20 -edge_factor 16"
+      "circuit -rows 4000000"
+      "lp1 -rows 4000000"
+      "longrows -rows 1000000 -long_rows 4 -long_len 100000"
+      "dense -rows 5000 -cols 5000"
+      "permutation -rows 10000000"
+      "fem -rows 5000"
+      "fem -rows 30000"
+      "circuit -rows 6000 -circuit_long_rows 4 -circuit_long_len 2000"
+      "circuit -rows 100000 -circuit_long_rows 4 -circuit_long_len 2000"
+      "lap2d5 -grid 100"
+      "lap3d7 -grid 30"
+      "lap3d27 -grid 24"
+      "banded -rows 20000 -width 40"
+      "rmat -scale 14 -edge_factor 16"
+      "lp1 -rows 50000"
+    )
+  else
+    MATRICES=(
+      "rmat -scale 21 -edge_factor 16 -seed 7"
+      "rmat -scale 22 -edge_factor 16"
+      "lprect -rows 1000000"
+      "fem -rows 200000 -seed 3"
+      "lap3d7 -grid 60"
+      "lap2d5 -grid 512"
+      "circuit -rows 1000000 -seed 5"
+      "circuit -rows 20000 -circuit_long_rows 8 -circuit_long_len 3000"
+      "diagonals -rows 4000000 -diagonals 9 -occupancy 0.3"
+      "longrows -rows 4000000 -long_rows 4 -long_len 100000"
+      "banded -rows 500000 -width 120"
+      "rmat -scale 12 -edge_factor 16"
+      "lp1 -rows 1000000 -seed 2"
+    )
+  fi
+  ;;
 refresh) # products right after a change of values (value_change_us), the formats' value refresh included
   TYPES="aijcusparse,cmrs,sellcs,bce"
   MATRICES=("${SELLCS_MATRICES[@]}")
   ;;
 *)
-  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh, small, peers, dia, hyb, ell, argcsr)" >&2
+  echo "run_suite.sh: unknown suite '$SUITE' (cmrs, sellcs, bce, rmat, refresh, small, peers, dia, hyb, ell, argcsr, auto, auto-check)" >&2
   exit 2
   ;;
 esac
@@ -279,7 +331,16 @@ run_bench() {
   failures=$((failures + 1))
 }
 
+skipped=0
 for spec in "${MATRICES[@]}"; do
+  if ((skipped < SKIP)); then
+    skipped=$((skipped + 1))
+    continue
+  fi
+  if [[ -n $DEADLINE ]] && ((SECONDS >= DEADLINE)); then
+    echo "--- not run (DEADLINE ${DEADLINE} s passed): $spec" | tee -a "$LOG"
+    continue
+  fi
   run_bench "$spec" "$TYPES"
   if [[ $SELLCUDA == 1 ]]; then run_bench "$spec" "sellcuda" "$SELL_TIMEOUT"; fi
 done

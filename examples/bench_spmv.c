@@ -62,7 +62,7 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
      type, entry, median_us, min_us, max_us, wall_median_us, issue_us, launch_floor_us, access_floor_us, value_change_us, reps, batches, gflops, frac_copy_bw,
      model_bytes, first_ms, build_ms, build_products, rebuild_ms, rebuild_products, host_first_ms, device_build_ms (median of
      -build_reps builds, default 5), device_build_min_ms, device_build_max_ms, build_reps, device_bytes,
-     csr_bytes, cmrs_height, stream_alloc (our types: -mat_gpuformat_stream_alloc), hot_columns,
+     csr_bytes, cmrs_height, stream_alloc (our types: -mat_gpuformat_stream_alloc), declined (our types: MatGPUFormatGetDeclined()), hot_columns,
      hot_share, gpuauto_choice and gpuauto_kind (gpuauto: MatGPUAutoGetChoice()), convert_ms, rel_err, correct (commit: GIT_COMMIT of the environment, else the commit at configure
      time; dirty: GIT_DIRTY, 0 or 1, else null)
 
@@ -892,6 +892,12 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
     PetscCall(MatGPUFormatGetStreamAlloc(B, &pool));
     PetscCall(JSONAddBool(line, "stream_alloc", pool));
   } else PetscCall(JSONAddNull(line, "stream_alloc"));
+  if (ours && B) { /* whether the format declined the matrix (DIA, ELL over their bound; gpuauto choosing the CSR) */
+    PetscBool declined;
+
+    PetscCall(MatGPUFormatGetDeclined(B, &declined));
+    PetscCall(JSONAddBool(line, "declined", declined));
+  } else PetscCall(JSONAddNull(line, "declined"));
   if (ishot) {
     PetscCall(JSONAddInt(line, "hot_columns", prod.k));
     PetscCall(JSONAddReal(line, "hot_share", prod.share));

@@ -2,7 +2,7 @@
 # run_suite.sh with a stand-in for bench_spmv (no GPU): each suite's matrices and types reach the benchmark, sellcuda runs
 # in the same process (SELLCUDA=inline) or in one of its own under SELL_TIMEOUT, a run past that limit is a "timeout"
 # record and not a failure, a failed run is a "failed" record and makes the script exit nonzero at its end, and an
-# unknown suite or SELLCUDA value is refused.   run_suite.sh BENCH_DIR
+# unknown suite or SELLCUDA value is refused; SKIP and DEADLINE (auto, auto-check).   run_suite.sh BENCH_DIR
 set -u
 suite=$1/run_suite.sh
 t=$(mktemp -d)
@@ -45,6 +45,18 @@ rc=$?
 grep -q '"matrix": "lp1".*"status": "failed", "rc": 3' "$t/o2/small.jsonl" || fail "small: no failed record for lp1"
 grep -q 'bench run(s) failed' "$t/o2.log" || fail "small: the failure is not reported"
 echo "run_suite.sh small: sellcuda apart under its guard, timeouts recorded, a failed run recorded and reported"
+
+# auto: SKIP leaves out the first matrices (a resumed run), DEADLINE 0 begins none and lists each as not run
+: > "$t/calls"
+OUT=$t/o5 SELLCUDA=inline SKIP=20 bash "$suite" auto > "$t/o5.log" 2>&1 || fail "auto with SKIP=20 exited nonzero"
+[ "$(grep -c . "$t/calls")" = 2 ] || fail "auto, SKIP=20: $(grep -c . "$t/calls") bench runs, not 2"
+grep -q '^rmat -scale 14 ' "$t/calls" && grep -q '^lp1 -rows 50000 ' "$t/calls" || fail "auto, SKIP=20: not the last two matrices"
+[ "$(grep -c '"entry": "gpuauto/mat_gpuauto_tune=1"' "$t/o5/auto.jsonl")" = 2 ] || fail "auto: gpuauto's tuning not timed"
+: > "$t/calls"
+OUT=$t/o6 DEADLINE=0 bash "$suite" auto-check > "$t/o6.log" 2>&1 || fail "auto-check with DEADLINE=0 exited nonzero"
+[ -s "$t/calls" ] && fail "auto-check, DEADLINE=0: a matrix was begun"
+[ "$(grep -c '^--- not run (DEADLINE 0 s passed)' "$t/o6.log")" = 13 ] || fail "auto-check, DEADLINE=0: not 13 matrices listed as not run"
+echo "run_suite.sh auto, auto-check: SKIP resumes, DEADLINE stops before a matrix and lists those left"
 
 # bad input
 OUT=$t/o3 bash "$suite" nosuch > "$t/o3.log" 2>&1 && fail "an unknown suite was accepted"
