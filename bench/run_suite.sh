@@ -203,7 +203,8 @@ argcsr) # issue 18: ARG-CSR at the paper's parameters (128 threads per group, de
 auto | auto-check) # issue 19: every type at its defaults, gpuauto with and without -mat_gpuauto_tune, against aijcusparse (and
   # sellcuda); "auto" is the set gpuauto's model is fitted on (bench/gpuauto_fit.py), large and small matrices of every
   # kind, "auto-check" matrices it was not fitted on (other sizes, seeds and shapes), to check the choice
-  TYPES="aijcusparse,cmrs,sellcs,bce,dia,hyb,ell,argcsr,gpuauto,gpuauto/mat_gpuauto_tune=1"
+  # gpuauto at its defaults (its format built after 50 products), built at the first product, and tuned
+  TYPES="aijcusparse,cmrs,sellcs,bce,dia,hyb,ell,argcsr,gpuauto,gpuauto/mat_gpuformat_build_after=0,gpuauto/mat_gpuauto_tune=1/mat_gpuformat_build_after=0"
   if [[ $SUITE == auto ]]; then
     MATRICES=(
       "lap2d5 -grid 2048"

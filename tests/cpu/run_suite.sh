@@ -51,7 +51,7 @@ echo "run_suite.sh small: sellcuda apart under its guard, timeouts recorded, a f
 OUT=$t/o5 SELLCUDA=inline SKIP=20 bash "$suite" auto > "$t/o5.log" 2>&1 || fail "auto with SKIP=20 exited nonzero"
 [ "$(grep -c . "$t/calls")" = 2 ] || fail "auto, SKIP=20: $(grep -c . "$t/calls") bench runs, not 2"
 grep -q '^rmat -scale 14 ' "$t/calls" && grep -q '^lp1 -rows 50000 ' "$t/calls" || fail "auto, SKIP=20: not the last two matrices"
-[ "$(grep -c '"entry": "gpuauto/mat_gpuauto_tune=1"' "$t/o5/auto.jsonl")" = 2 ] || fail "auto: gpuauto's tuning not timed"
+[ "$(grep -c '"entry": "gpuauto/mat_gpuauto_tune=1/mat_gpuformat_build_after=0"' "$t/o5/auto.jsonl")" = 2 ] || fail "auto: gpuauto's tuning not timed"
 : > "$t/calls"
 OUT=$t/o6 DEADLINE=0 bash "$suite" auto-check > "$t/o6.log" 2>&1 || fail "auto-check with DEADLINE=0 exited nonzero"
 [ -s "$t/calls" ] && fail "auto-check, DEADLINE=0: a matrix was begun"

@@ -66,19 +66,21 @@ int main(int argc, char **argv)
 {
   /* row statistics of the records' matrices (bench/results/h200: rows, entries, longest row, mean, deviation) */
   const Case cases[] = {
-      {"lap2d5 grid 2048",          4194304, {20963328, 4194304, 5, 4.998, 0.05},             GPUAUTO_RULE_REGULAR_SHORT, GPUAUTO_DIA   },
-      {"lap3d27 grid 100",          1000000, {26463592, 1000000, 27, 26.46, 2.1},             GPUAUTO_RULE_REGULAR_SHORT, GPUAUTO_DIA   },
-      {"fem 4 M rows",              4000000, {107979974, 4000000, 27, 26.99, 0.157},          GPUAUTO_RULE_REGULAR_SHORT, GPUAUTO_DIA   },
-      {"diagonals occupancy 0.5",   4000000, {20000000, 4000000, 9, 5.0, 1.4},                GPUAUTO_RULE_REGULAR_SHORT, GPUAUTO_DIA   },
-      {"dense 5000",                5000,    {25000000, 5000, 5000, 5000.0, 0.0},             GPUAUTO_RULE_REGULAR_LONG,  GPUAUTO_BCE   },
-      {"rmat scale 20",             1048576, {16086094, 1000000, 39435, 15.34, 140.5},        GPUAUTO_RULE_POWER_LAW,     GPUAUTO_BCE   },
-      {"circuit 4 M rows",          4000000, {24091475, 4000000, 9541, 6.02, 12.8},           GPUAUTO_RULE_IRREGULAR,     GPUAUTO_SELLCS},
-      {"lp1 4 M rows",              4000000, {24000103, 4000000, 2000000, 6.0, 2000.0},       GPUAUTO_RULE_IRREGULAR,     GPUAUTO_SELLCS},
-      {"fem 30 k rows",             30000,   {808711, 30000, 30, 26.96, 0.2},                 GPUAUTO_RULE_SMALL,         GPUAUTO_BCE   },
-      {"rows of 20 (m < 32)",       20,      {200, 20, 10, 10.0, 0.0},                        GPUAUTO_RULE_SMALL,         GPUAUTO_BCE   },
-      {"no entries",                7,       {0, 0, 0, 0.0, 0.0},                             GPUAUTO_RULE_SMALL,         GPUAUTO_BCE   },
-      {"at the small bound",        100000,  {GPUAUTO_SMALL_NNZ, 100000, 11, 10.49, 0.5},     GPUAUTO_RULE_SMALL,         GPUAUTO_BCE   },
-      {"just past the small bound", 100000,  {GPUAUTO_SMALL_NNZ + 1, 100000, 11, 10.49, 0.5}, GPUAUTO_RULE_REGULAR_SHORT, GPUAUTO_DIA   },
+      {"lap2d5 grid 2048",             4194304, {20963328, 4194304, 5, 4.998, 0.05},                    GPUAUTO_RULE_REGULAR_SHORT,   GPUAUTO_DIA   },
+      {"lap3d27 grid 100",             1000000, {26463592, 1000000, 27, 26.46, 2.1},                    GPUAUTO_RULE_REGULAR_SHORT,   GPUAUTO_DIA   },
+      {"fem 4 M rows",                 4000000, {107979974, 4000000, 27, 26.99, 0.157},                 GPUAUTO_RULE_REGULAR_SHORT,   GPUAUTO_DIA   },
+      {"diagonals occupancy 0.5",      4000000, {20000000, 4000000, 9, 5.0, 1.4},                       GPUAUTO_RULE_REGULAR_SHORT,   GPUAUTO_DIA   },
+      {"dense 5000",                   5000,    {25000000, 5000, 5000, 5000.0, 0.0},                    GPUAUTO_RULE_REGULAR_LONG,    GPUAUTO_BCE   },
+      {"rmat scale 20",                1048576, {16086094, 1000000, 39435, 15.34, 140.5},               GPUAUTO_RULE_POWER_LAW,       GPUAUTO_BCE   },
+      {"rmat scale 22",                4194304, {65242764, 4000000, 80000, 15.55, 140.0},               GPUAUTO_RULE_POWER_LAW_LARGE, GPUAUTO_CSR   },
+      {"power-law at the large bound", 4194304, {GPUAUTO_POWER_LARGE_NNZ, 4000000, 80000, 11.9, 140.0}, GPUAUTO_RULE_POWER_LAW,       GPUAUTO_BCE   },
+      {"circuit 4 M rows",             4000000, {24091475, 4000000, 9541, 6.02, 12.8},                  GPUAUTO_RULE_IRREGULAR,       GPUAUTO_SELLCS},
+      {"lp1 4 M rows",                 4000000, {24000103, 4000000, 2000000, 6.0, 2000.0},              GPUAUTO_RULE_IRREGULAR,       GPUAUTO_SELLCS},
+      {"fem 30 k rows",                30000,   {808711, 30000, 30, 26.96, 0.2},                        GPUAUTO_RULE_SMALL,           GPUAUTO_BCE   },
+      {"rows of 20 (m < 32)",          20,      {200, 20, 10, 10.0, 0.0},                               GPUAUTO_RULE_SMALL,           GPUAUTO_BCE   },
+      {"no entries",                   7,       {0, 0, 0, 0.0, 0.0},                                    GPUAUTO_RULE_SMALL,           GPUAUTO_BCE   },
+      {"at the small bound",           100000,  {GPUAUTO_SMALL_NNZ, 100000, 11, 10.49, 0.5},            GPUAUTO_RULE_SMALL,           GPUAUTO_BCE   },
+      {"just past the small bound",    100000,  {GPUAUTO_SMALL_NNZ + 1, 100000, 11, 10.49, 0.5},        GPUAUTO_RULE_REGULAR_SHORT,   GPUAUTO_DIA   },
   };
   const PetscInt all = (1 << GPUAUTO_NCANDIDATES) - 1;
   PetscInt       mask;

@@ -1,4 +1,4 @@
-static const char help[] = "gpuauto (MATSEQGPUAUTO) on the GPU (-part choices, the default, or options_errors): the format it chooses for matrices of each kind of its model, with\n"
+static const char help[] = "gpuauto (MATSEQGPUAUTO) on the GPU (-part choices, the default, build_after or options_errors): the format it chooses for matrices of each kind of its model, with\n"
                            "-mat_gpuauto_formats, -mat_gpuauto_tune and a candidate's own option; a pattern change that changes\n"
                            "the choice; the same choice twice; the products (MatMult, MatMultAdd with y == z, Inf and NaN in x,\n"
                            "after new values) against MATSEQAIJCUSPARSE; an empty, a small and a rectangular matrix; bad options.\n";
@@ -185,7 +185,7 @@ static PetscErrorCode RandomRows(PetscInt m, PetscInt n, PetscInt base, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A pattern change (MatAXPY() with entries at scattered columns) changes the 2D Laplacian's choice from DIA to HYB */
+/* A pattern change (MatAXPY() with entries at scattered columns) changes the 2D Laplacian's choice from DIA to SELL-C-sigma */
 static PetscErrorCode CheckPatternChange(Mat L, Mat S)
 {
   Mat A, B;
@@ -199,7 +199,110 @@ static PetscErrorCode CheckPatternChange(Mat L, Mat S)
   PetscCall(MatAXPY(A, 1.0, S, DIFFERENT_NONZERO_PATTERN));
   PetscCall(MatAXPY(B, 1.0, S, DIFFERENT_NONZERO_PATTERN));
   PetscCall(CheckProducts(A, B, "2D Laplacian after entries at scattered columns"));
-  PetscCall(CheckChoice(A, "hyb", NULL, "regular rows, short", "2D Laplacian after entries at scattered columns"));
+  PetscCall(CheckChoice(A, "sellcs", NULL, "regular rows, short", "2D Laplacian after entries at scattered columns"));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether A's ascii_info view says that its format is not built yet (the wait of -mat_gpuformat_build_after) */
+static PetscErrorCode ViewWaiting(Mat A, PetscBool *waiting)
+{
+  PetscViewer v;
+  char        buf[8192] = "";
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscViewerStringOpen(PETSC_COMM_SELF, buf, sizeof(buf), &v));
+  PetscCall(PetscViewerPushFormat(v, PETSC_VIEWER_ASCII_INFO));
+  PetscCall(MatView(A, v));
+  PetscCall(PetscViewerPopFormat(v));
+  PetscCall(PetscViewerDestroy(&v));
+  *waiting = strstr(buf, "not built yet") ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* n products of A (vectors of A's, or host vectors: staged products, counted once each), each against B's */
+static PetscErrorCode Products(Mat A, Mat B, PetscInt count, PetscBool host, const char *what)
+{
+  Vec      x, ya, yb;
+  PetscInt m, n;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  if (host) {
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &x));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, m, &ya));
+  } else PetscCall(MatCreateVecs(A, &x, &ya));
+  PetscCall(MatCreateVecs(B, NULL, &yb));
+  for (PetscInt k = 0; k < count; k++) {
+    PetscCall(VecSetRandom(x, rnd));
+    PetscCall(MatMult(A, x, ya));
+    PetscCall(MatMult(B, x, yb));
+    PetscCall(SameVec(ya, yb, what));
+  }
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&ya));
+  PetscCall(VecDestroy(&yb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A (gpuauto, its format not built) waits for n products more, then builds at the next: the view says it waits until
+   then, and builds nothing; every product right; nothing chosen after the n products where nothing was before (fresh) */
+static PetscErrorCode CheckWait(Mat A, Mat B, PetscInt n, PetscBool host, PetscBool fresh, const char *what)
+{
+  const char *f;
+  PetscBool   waiting;
+
+  PetscFunctionBeginUser;
+  PetscCall(ViewWaiting(A, &waiting));
+  PetscCheck(waiting, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the view does not say that the format waits", what);
+  PetscCall(Products(A, B, n - 1, host, what));
+  PetscCall(ViewWaiting(A, &waiting)); /* the view builds nothing while the wait lasts */
+  PetscCheck(waiting, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: built before the wait ended, or by the view", what);
+  PetscCall(Products(A, B, 1, host, what));
+  if (fresh) {
+    PetscCall(MatGPUAutoGetChoice(A, &f, NULL));
+    PetscCheck(!f, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: built within the wait (chose %s)", what, f);
+  }
+  PetscCall(Products(A, B, 1, host, what));
+  PetscCall(MatGPUAutoGetChoice(A, &f, NULL));
+  PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: nothing built after the wait", what);
+  PetscCall(ViewWaiting(A, &waiting));
+  PetscCheck(!waiting, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the view still says it waits", what);
+  nchecks += 4;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+   -mat_gpuformat_build_after: gpuauto's default wait (GPUAUTO_BUILD_AFTER products through cuSPARSE's CSR); new values
+   neither restart nor end it; a pattern change restarts it; a set value; host vectors (staged products) count once each
+*/
+static PetscErrorCode CheckBuildAfter(Mat L, Mat S)
+{
+  Mat A, B;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "-- -mat_gpuformat_build_after\n"));
+  PetscCall(MatConvert(L, MATSEQGPUAUTO, MAT_INITIAL_MATRIX, &A));
+  PetscCall(MatConvert(L, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
+  PetscCall(Products(A, B, 10, PETSC_FALSE, "the default wait"));
+  PetscCall(MatScale(A, 3.0)); /* new values during the wait */
+  PetscCall(MatScale(B, 3.0));
+  PetscCall(CheckWait(A, B, 40, PETSC_FALSE, PETSC_TRUE, "the default wait (50 products), new values after 10"));
+  PetscCall(MatScale(A, -1.0)); /* new values after the build: refreshed, no wait */
+  PetscCall(MatScale(B, -1.0));
+  PetscCall(Products(A, B, 1, PETSC_FALSE, "new values after the build"));
+  PetscCall(MatAXPY(A, 1.0, S, DIFFERENT_NONZERO_PATTERN)); /* a new pattern: the wait again */
+  PetscCall(MatAXPY(B, 1.0, S, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(CheckWait(A, B, 50, PETSC_FALSE, PETSC_FALSE, "a new pattern"));
+  PetscCall(MatDestroy(&A));
+  /* a wait of 3 set as an option, with host vectors */
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_gpuformat_build_after", "3"));
+  PetscCall(MatConvert(L, MATSEQGPUAUTO, MAT_INITIAL_MATRIX, &A));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gpuformat_build_after"));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatConvert(L, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &B));
+  PetscCall(CheckWait(A, B, 3, PETSC_TRUE, PETSC_TRUE, "-mat_gpuformat_build_after 3, host vectors"));
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&B));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -211,9 +314,10 @@ static PetscErrorCode CheckBadOptions(Mat H)
   const char *bad[][2] = {
       {"-mat_gpuauto_formats",         "sellcs,coo"},
       {"-mat_gpuauto_tune_candidates", "0"         },
-      {"-mat_gpuauto_tune_products",   "-3"        }
+      {"-mat_gpuauto_tune_products",   "-3"        },
+      {"-mat_gpuformat_build_after",   "-1"        }
   };
-  PetscErrorCode expect[] = {PETSC_ERR_ARG_UNKNOWN_TYPE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE};
+  PetscErrorCode expect[] = {PETSC_ERR_ARG_UNKNOWN_TYPE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE, PETSC_ERR_ARG_OUTOFRANGE};
   Mat            A, B;
 
   PetscFunctionBeginUser;
@@ -241,7 +345,7 @@ static PetscErrorCode CheckBadOptions(Mat H)
 int main(int argc, char **argv)
 {
   Mat         L, LS, S, irregular, power, small, empty;
-  const char *formats_hyb[] = {"-mat_gpuauto_formats", "hyb,sellcs", NULL};
+  const char *formats_hyb[] = {"-mat_gpuauto_formats", "hyb,cmrs", NULL};
   const char *formats_csr[] = {"-mat_gpuauto_formats", "aijcusparse", NULL};
   const char *formats_dia[] = {"-mat_gpuauto_formats", "dia", NULL};
   const char *dia_bound[]   = {"-mat_dia_max_fill", "1", NULL};
@@ -251,13 +355,15 @@ int main(int argc, char **argv)
   const char *dia_refuses[] = {"-mat_dia_fallback", "0", NULL};
 
   char      part[64] = "choices";
-  PetscBool errors;
+  PetscBool errors, wait;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGPUFormatsInitializePackage());
   PetscCall(PetscOptionsGetString(NULL, NULL, "-part", part, sizeof(part), NULL));
   PetscCall(PetscStrcmp(part, "options_errors", &errors));
+  PetscCall(PetscStrcmp(part, "build_after", &wait));
+  PetscCheck(errors || wait || !strcmp(part, "choices"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-part %s: choices, build_after or options_errors", part);
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 20261128));
   PetscCall(PetscRandomSeed(rnd));
@@ -271,19 +377,36 @@ int main(int argc, char **argv)
     return 0;
   }
 
+  if (wait) { /* the default wait, on the 2D Laplacian of 1 M rows */
+    PetscCall(Laplacian(1000, PETSC_FALSE, &L));
+    PetscCall(Laplacian(1000, PETSC_TRUE, &LS));
+    PetscCall(MatAXPY(LS, -1.0, L, SUBSET_NONZERO_PATTERN));
+    PetscCall(MatConvert(LS, MATSEQAIJ, MAT_INITIAL_MATRIX, &S));
+    PetscCall(CheckBuildAfter(L, S));
+    PetscCall(MatDestroy(&L));
+    PetscCall(MatDestroy(&LS));
+    PetscCall(MatDestroy(&S));
+    PetscCall(PetscRandomDestroy(&rnd));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "gpuauto, -mat_gpuformat_build_after: %" PetscInt_FMT " checks passed\n", nchecks));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
+  /* the choices: the format built at the first product */
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_gpuformat_build_after", "0"));
+
   /* regular, short rows: the 2D Laplacian of 1 M rows (5 M entries) */
   PetscCall(Laplacian(1000, PETSC_FALSE, &L));
   PetscCall(CheckCase(L, NULL, "dia", NULL, "regular rows, short", "2D Laplacian"));
-  PetscCall(CheckCase(L, formats_hyb, "hyb", NULL, "regular rows, short", "2D Laplacian, -mat_gpuauto_formats hyb,sellcs"));
+  PetscCall(CheckCase(L, formats_hyb, "hyb", NULL, "regular rows, short", "2D Laplacian, -mat_gpuauto_formats hyb,cmrs"));
   PetscCall(CheckCase(L, formats_csr, "aijcusparse", NULL, "regular rows, short", "2D Laplacian, -mat_gpuauto_formats aijcusparse"));
-  PetscCall(CheckCase(L, dia_bound, "hyb", NULL, "regular rows, short", "2D Laplacian, -mat_dia_max_fill 1 (DIA declines)"));
-  PetscCall(CheckCase(L, tune, "dia", "hyb", "regular rows, short", "2D Laplacian, -mat_gpuauto_tune"));
+  PetscCall(CheckCase(L, dia_bound, "sellcs", NULL, "regular rows, short", "2D Laplacian, -mat_dia_max_fill 1 (DIA declines)"));
+  PetscCall(CheckCase(L, tune, "dia", "sellcs", "regular rows, short", "2D Laplacian, -mat_gpuauto_tune"));
   PetscCall(CheckCase(L, tune_one, "dia", NULL, "regular rows, short", "2D Laplacian, -mat_gpuauto_tune with one candidate"));
-  /* the same with a scattered entry a row: DIA declines, HYB holds it; DIA alone: cuSPARSE's CSR */
+  /* the same with a scattered entry a row: DIA declines, SELL-C-sigma holds it; DIA alone: cuSPARSE's CSR */
   PetscCall(Laplacian(1000, PETSC_TRUE, &LS));
-  PetscCall(CheckCase(LS, NULL, "hyb", NULL, "regular rows, short", "2D Laplacian with scattered entries"));
+  PetscCall(CheckCase(LS, NULL, "sellcs", NULL, "regular rows, short", "2D Laplacian with scattered entries"));
   PetscCall(CheckCase(LS, formats_dia, "aijcusparse", NULL, "regular rows, short", "2D Laplacian with scattered entries, DIA alone"));
-  PetscCall(CheckCase(LS, dia_refuses, "hyb", NULL, "regular rows, short", "2D Laplacian with scattered entries, DIA refusing (-mat_dia_fallback 0)"));
+  PetscCall(CheckCase(LS, dia_refuses, "sellcs", NULL, "regular rows, short", "2D Laplacian with scattered entries, DIA refusing (-mat_dia_fallback 0)"));
   PetscCall(MatAXPY(LS, -1.0, L, SUBSET_NONZERO_PATTERN)); /* the scattered entries alone (and explicit zeros) */
   PetscCall(MatConvert(LS, MATSEQAIJ, MAT_INITIAL_MATRIX, &S));
   PetscCall(CheckPatternChange(L, S));

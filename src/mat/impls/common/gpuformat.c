@@ -170,9 +170,10 @@ PetscErrorCode MatGPUFormatCtxCreate_Private(MatGPUFormatOps *ops, PetscBool mpi
 
   PetscFunctionBegin;
   PetscCall(PetscNew(ctx));
-  (*ctx)->ops = ops;
-  (*ctx)->mpi = mpi;
-  ierr        = ops->create(&(*ctx)->fmt);
+  (*ctx)->ops        = ops;
+  (*ctx)->mpi        = mpi;
+  (*ctx)->buildafter = mpi ? 0 : ops->build_after;
+  ierr               = ops->create(&(*ctx)->fmt);
   if (ierr) PetscCall(PetscFree(*ctx)); /* out of host memory */
   PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -321,6 +322,13 @@ PetscErrorCode MatGPUFormatCommonOptions_Private(Mat_GPUFormat *ctx, MatGPUForma
   PetscCall(PetscOptionsInt("-mat_gpuformat_product_min_rows", "Products (MatPtAP(), MatMatMult(), ...) of this matrix with fewer rows stay aijcusparse", "MatProductSetFromOptions", minrows, &minrows, NULL));
   PetscCheck(minrows >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gpuformat_product_min_rows %" PetscInt_FMT " must be at least 0", minrows);
   ctx->product_min_rows = minrows;
+  if (!ctx->mpi) {
+    PetscInt after = ctx->buildafter;
+
+    PetscCall(PetscOptionsInt("-mat_gpuformat_build_after", "Products through cuSPARSE's CSR (aijcusparse's product) after each change of the nonzero pattern before the format is built; one process", "MatMult", after, &after, NULL));
+    PetscCheck(after >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gpuformat_build_after %" PetscInt_FMT " must be at least 0", after);
+    ctx->buildafter = after;
+  }
   if (ctx->mpi) {
     PetscBool offdiag = ctx->offdiag;
 
@@ -391,6 +399,7 @@ PetscErrorCode MatGPUFormatCopyParams_Private(Mat_GPUFormat *ctx, Mat B)
   PetscCheck(bctx && bctx->ops == ctx->ops, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Parameters of %s copied to a matrix of type %s", ctx->ops->seqtype, ((PetscObject)B)->type_name);
   PetscCall(ctx->ops->copyparams(ctx->fmt, bctx->fmt));
   bctx->product_min_rows = ctx->product_min_rows;
+  bctx->buildafter       = ctx->mpi ? 0 : ctx->buildafter; /* a parallel matrix's blocks build at once: every process agrees */
   if (bctx->mpi) {
     bctx->offdiag = ctx->offdiag;
     bctx->overlap = ctx->overlap;
@@ -603,6 +612,63 @@ static PetscErrorCode MatGPUFormatFallback_Private(Mat A, Mat_GPUFormat *ctx, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+   -mat_gpuformat_build_after: whether this product of A (on one process) waits for the build and goes through cuSPARSE's
+   CSR: the first ctx->buildafter products after each change of the nonzero pattern do, counted here once per product
+   (staged: the inner call of a staged product, which follows the outer call's answer, ctx->waitnow). A parameter
+   changed after the wait builds at once; a change of values alone neither restarts nor ends the wait
+*/
+/* Whether the next product of A would wait for the build (MatGPUFormatWait_Private() without counting it): the viewer's */
+static PetscErrorCode MatGPUFormatWaiting_Private(Mat A, Mat_GPUFormat *ctx, PetscBool *waiting, PetscInt *done)
+{
+  PetscObjectState nzstate;
+  PetscObjectId    id;
+  PetscBool        same;
+
+  PetscFunctionBegin;
+  *waiting = PETSC_FALSE;
+  *done    = 0;
+  if (ctx->buildafter <= 0 || ctx->mpi) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetNonzeroState(A, &nzstate));
+  PetscCall(PetscObjectGetId((PetscObject)A, &id));
+  if (ctx->built && nzstate == ctx->nzstate && id == ctx->id) PetscFunctionReturn(PETSC_SUCCESS);
+  same     = (PetscBool)(ctx->waitset && nzstate == ctx->waitnzstate && id == ctx->waitid);
+  *done    = same ? ctx->waited : 0;
+  *waiting = (PetscBool)(*done < ctx->buildafter);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGPUFormatWait_Private(Mat A, Mat_GPUFormat *ctx, PetscBool staged, PetscBool *wait)
+{
+  PetscObjectState nzstate;
+  PetscObjectId    id;
+
+  PetscFunctionBegin;
+  *wait = PETSC_FALSE;
+  if (staged) {
+    *wait = ctx->waitnow;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  ctx->waitnow = PETSC_FALSE;
+  if (ctx->buildafter <= 0 || ctx->mpi) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetNonzeroState(A, &nzstate));
+  PetscCall(PetscObjectGetId((PetscObject)A, &id));
+  if (ctx->built && nzstate == ctx->nzstate && id == ctx->id) PetscFunctionReturn(PETSC_SUCCESS); /* nothing to build */
+  if (!ctx->waitset || nzstate != ctx->waitnzstate || id != ctx->waitid) {                        /* a new pattern: the wait starts */
+    ctx->waitset     = PETSC_TRUE;
+    ctx->waitnzstate = nzstate;
+    ctx->waitid      = id;
+    ctx->waited      = 0;
+    PetscCall(PetscInfo(A, "%s: the first %" PetscInt_FMT " products of this nonzero pattern use cuSPARSE's CSR (aijcusparse's product), then the format is built (-mat_gpuformat_build_after)\n", ((PetscObject)A)->type_name, ctx->buildafter));
+  }
+  if (ctx->waited < ctx->buildafter) {
+    ctx->waited++;
+    ctx->waitnow = PETSC_TRUE;
+    *wait        = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Brings the format of A (of ours, not bound to the CPU) up to date, unless its products fall back to cuSPARSE's;
    the parallel products call it for their blocks before they start, so that every process learns of an error */
 PetscErrorCode MatGPUFormatPrepare_Private(Mat A)
@@ -740,6 +806,7 @@ static PetscErrorCode MatMultKernel_GPUFormat(Mat A, Vec x, Vec y, Vec z, PetscB
   PetscFunctionBegin;
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   PetscCall(MatGPUFormatFallback_Private(A, ctx, &fallback));
+  if (!fallback) PetscCall(MatGPUFormatWait_Private(A, ctx, staged, &fallback));
   if (!fallback) {
     PetscCall(MatGPUFormatUpdate_Private(A, ctx, PETSC_TRUE));
     fallback = ctx->declined; /* the build just now declined the matrix */
@@ -1027,7 +1094,8 @@ static PetscErrorCode MatSetFromOptions_GPUFormat(Mat A, MatGPUFormatOptionItems
 static PetscErrorCode MatView_GPUFormat(Mat A, PetscViewer viewer)
 {
   Mat_GPUFormat    *ctx;
-  PetscBool         isascii;
+  PetscBool         isascii, waiting = PETSC_FALSE;
+  PetscInt          done = 0;
   PetscViewerFormat format;
   PetscErrorCode    berr = PETSC_SUCCESS;
 
@@ -1040,7 +1108,8 @@ static PetscErrorCode MatView_GPUFormat(Mat A, PetscViewer viewer)
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   /* the view builds, to show what the build chose; a build that fails is reported here, not raised: a view may run on
      some processes alone (a block's, through a subviewer), where an error would leave the others waiting */
-  if (A->assembled && !A->boundtocpu && !ctx->oom) {
+  if (A->assembled && !A->boundtocpu) PetscCall(MatGPUFormatWaiting_Private(A, ctx, &waiting, &done));
+  if (A->assembled && !A->boundtocpu && !ctx->oom && !waiting) {
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     berr = MatGPUFormatUpdate_Private(A, ctx, PETSC_FALSE);
     PetscCall(PetscPopErrorHandler());
@@ -1048,6 +1117,7 @@ static PetscErrorCode MatView_GPUFormat(Mat A, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s GPU format:\n", ctx->ops->title));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   if (ctx->oom) PetscCall(PetscViewerASCIIPrintf(viewer, "not built: it did not fit in device memory; products use cuSPARSE's CSR until the pattern or a parameter changes\n"));
+  else if (waiting) PetscCall(PetscViewerASCIIPrintf(viewer, "not built yet: the first %" PetscInt_FMT " products of this nonzero pattern use cuSPARSE's CSR (-mat_gpuformat_build_after), %" PetscInt_FMT " so far; the view does not build it\n", ctx->buildafter, done));
   else if (berr) PetscCall(PetscViewerASCIIPrintf(viewer, "not built: the build failed (PETSc error %d); the next product builds again and reports the error\n", (int)berr));
   else if (!ctx->built) PetscCall(PetscViewerASCIIPrintf(viewer, "not built (the matrix is bound to the CPU or not assembled)\n"));
   else if (!ctx->nnz || !A->rmap->n) PetscCall(PetscViewerASCIIPrintf(viewer, "empty matrix: products need no format\n"));

@@ -100,6 +100,9 @@ typedef struct {
   /* optional: frees the object that create() made, after reset(); needed only by a format whose object holds other host
      allocations (gpuauto: its candidates' objects). Without it the common layer frees the object with PetscFree() */
   PetscErrorCode (*destroy)(void *);
+  /* the default of -mat_gpuformat_build_after: products through cuSPARSE's CSR after each change of the nonzero pattern
+     before the format is built (0: the first product builds; gpuauto: GPUAUTO_BUILD_AFTER) */
+  PetscInt build_after;
 } MatGPUFormatOps;
 
 PETSC_INTERN PetscErrorCode MatGPUFormatRegister_Private(MatGPUFormatOps *);

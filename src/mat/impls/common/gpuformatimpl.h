@@ -40,6 +40,12 @@ typedef struct {
   PetscInt         nbuilds, nrefreshes;
   PetscBool        refreshpending;   /* new values (state) not yet in fmt: the next product takes them (ops->multrefresh) */
   PetscInt         product_min_rows; /* -mat_gpuformat_product_min_rows: products with fewer rows stay MATSEQAIJCUSPARSE */
+  /* -mat_gpuformat_build_after (one process; a parallel matrix's blocks build at once): the first buildafter products after
+     each change of the nonzero pattern (waitnzstate/waitid) are cuSPARSE's, waited of them so far; waitnow: this one is */
+  PetscInt         buildafter, waited;
+  PetscBool        waitset, waitnow;
+  PetscObjectState waitnzstate;
+  PetscObjectId    waitid;
   /* parallel matrices (gpuformatmpi.c): fmt holds only the parameters, which the blocks take; nothing is built */
   PetscBool mpi;
   PetscBool offdiag;  /* -mat_gpuformat_offdiag: the off-diagonal blocks in the format too */

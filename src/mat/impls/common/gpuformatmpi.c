@@ -291,6 +291,7 @@ static PetscErrorCode MatGPUFormatMPISyncBlock_Private(Mat_GPUFormat *ctx, Mat X
       PetscCall(MatGPUFormatInvalidate_Private(X));
     }
     xctx->product_min_rows = ctx->product_min_rows;
+    xctx->buildafter       = 0; /* a block builds at once: every process agrees */
   } else if (xctx) PetscCall(MatGPUFormatStrip_Private(X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -23,15 +23,16 @@
 #include "gpuauto.h"
 
 const char *const GPUAutoCandidateNames[] = {"aijcusparse", "cmrs", "sellcs", "bce", "dia", "hyb", "ell", "argcsr"};
-const char *const GPUAutoRuleNames[]      = {"small", "regular rows, short", "regular rows, long", "power-law rows", "irregular rows"};
+const char *const GPUAutoRuleNames[]      = {"small", "regular rows, short", "regular rows, long", "power-law rows", "power-law rows, large", "irregular rows"};
 
 /* the order of each kind (every candidate appears once, the preferred first) */
 static const GPUAutoCandidate GPUAutoOrder[GPUAUTO_NRULES][GPUAUTO_NCANDIDATES] = {
-    {GPUAUTO_BCE,    GPUAUTO_SELLCS, GPUAUTO_CMRS,   GPUAUTO_CSR, GPUAUTO_HYB,  GPUAUTO_DIA, GPUAUTO_ELL,  GPUAUTO_ARGCSR},
-    {GPUAUTO_DIA,    GPUAUTO_HYB,    GPUAUTO_SELLCS, GPUAUTO_BCE, GPUAUTO_CSR,  GPUAUTO_ELL, GPUAUTO_CMRS, GPUAUTO_ARGCSR},
-    {GPUAUTO_BCE,    GPUAUTO_SELLCS, GPUAUTO_CMRS,   GPUAUTO_CSR, GPUAUTO_HYB,  GPUAUTO_DIA, GPUAUTO_ELL,  GPUAUTO_ARGCSR},
-    {GPUAUTO_BCE,    GPUAUTO_CSR,    GPUAUTO_SELLCS, GPUAUTO_HYB, GPUAUTO_CMRS, GPUAUTO_DIA, GPUAUTO_ELL,  GPUAUTO_ARGCSR},
-    {GPUAUTO_SELLCS, GPUAUTO_BCE,    GPUAUTO_CSR,    GPUAUTO_HYB, GPUAUTO_CMRS, GPUAUTO_DIA, GPUAUTO_ELL,  GPUAUTO_ARGCSR}
+    {GPUAUTO_BCE,    GPUAUTO_CMRS,   GPUAUTO_SELLCS, GPUAUTO_ELL,  GPUAUTO_ARGCSR, GPUAUTO_CSR,    GPUAUTO_HYB, GPUAUTO_DIA   },
+    {GPUAUTO_DIA,    GPUAUTO_SELLCS, GPUAUTO_ELL,    GPUAUTO_BCE,  GPUAUTO_HYB,    GPUAUTO_CMRS,   GPUAUTO_CSR, GPUAUTO_ARGCSR},
+    {GPUAUTO_BCE,    GPUAUTO_SELLCS, GPUAUTO_CMRS,   GPUAUTO_CSR,  GPUAUTO_ARGCSR, GPUAUTO_HYB,    GPUAUTO_ELL, GPUAUTO_DIA   },
+    {GPUAUTO_BCE,    GPUAUTO_CSR,    GPUAUTO_SELLCS, GPUAUTO_HYB,  GPUAUTO_CMRS,   GPUAUTO_ARGCSR, GPUAUTO_DIA, GPUAUTO_ELL   },
+    {GPUAUTO_CSR,    GPUAUTO_BCE,    GPUAUTO_SELLCS, GPUAUTO_CMRS, GPUAUTO_DIA,    GPUAUTO_HYB,    GPUAUTO_ELL, GPUAUTO_ARGCSR},
+    {GPUAUTO_SELLCS, GPUAUTO_BCE,    GPUAUTO_CSR,    GPUAUTO_CMRS, GPUAUTO_HYB,    GPUAUTO_ARGCSR, GPUAUTO_DIA, GPUAUTO_ELL   }
 };
 
 /* The kind of an m-row matrix of these row statistics */
@@ -44,7 +45,7 @@ PetscErrorCode GPUAutoClassify(PetscInt m, const MatGPUFormatRowStats *s, GPUAut
   cv = s->mean > 0 ? (PetscReal)(s->stddev / s->mean) : 0.0;
   if (s->nnz <= GPUAUTO_SMALL_NNZ) *rule = GPUAUTO_RULE_SMALL;
   else if (cv <= GPUAUTO_REGULAR_CV) *rule = s->maxlen <= GPUAUTO_SHORT_ROW ? GPUAUTO_RULE_REGULAR_SHORT : GPUAUTO_RULE_REGULAR_LONG;
-  else if (cv >= GPUAUTO_POWER_CV && s->mean >= GPUAUTO_POWER_MEAN) *rule = GPUAUTO_RULE_POWER_LAW;
+  else if (cv >= GPUAUTO_POWER_CV && s->mean >= GPUAUTO_POWER_MEAN) *rule = s->nnz <= GPUAUTO_POWER_LARGE_NNZ ? GPUAUTO_RULE_POWER_LAW : GPUAUTO_RULE_POWER_LAW_LARGE;
   else *rule = GPUAUTO_RULE_IRREGULAR;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -427,7 +427,7 @@ static PetscErrorCode GPUAutoMemory(void *fmt, PetscLogDouble *bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-MatGPUFormatOps MatGPUAutoOps = {"gpuauto", "GPUAuto", MATSEQGPUAUTO, MATMPIGPUAUTO, GPUAutoCreate, GPUAutoCopyParams, GPUAutoSameParams, GPUAutoSetFromOptions, GPUAutoBuild, GPUAutoRefresh, GPUAutoMult, GPUAutoReset, GPUAutoView, GPUAutoMemory, 0, 0, GPUAutoMultRefresh, GPUAutoDeclined, GPUAutoDestroy};
+MatGPUFormatOps MatGPUAutoOps = {"gpuauto", "GPUAuto", MATSEQGPUAUTO, MATMPIGPUAUTO, GPUAutoCreate, GPUAutoCopyParams, GPUAutoSameParams, GPUAutoSetFromOptions, GPUAutoBuild, GPUAutoRefresh, GPUAutoMult, GPUAutoReset, GPUAutoView, GPUAutoMemory, 0, 0, GPUAutoMultRefresh, GPUAutoDeclined, GPUAutoDestroy, GPUAUTO_BUILD_AFTER};
 
 /*MC
    MATSEQGPUAUTO - "seqaijcusparsegpuauto" - A sequential `MATSEQAIJCUSPARSE` matrix that multiplies on the GPU in the
