@@ -1,24 +1,23 @@
 /*
    gpuauto's model, on the host: the kind of a matrix from its row statistics, and the candidates in the order the type
-   tries them. A first model, from the H200 records in bench/results/h200 (one process per matrix, every type timed in
-   it); to be fitted again on the sweep of every type (bench/sweep.sh) when it has run:
-   - small (at most GPUAUTO_SMALL_NNZ entries): small-inline.md, 13 matrices of 48 k to 809 k entries, products of 4 to
-     16 microseconds: BCE the fastest of ours on 8, SELL-C-sigma on 3, CMRS on 2; on the regular ones within 0.94 to 1.06
-     of sellcuda and 1.9 to 2.0 times aijcusparse; DIA and HYB were not in that suite. The large matrices of the
-     suites have 16 M entries or more: the threshold lies in the unmeasured gap between.
-   - regular, short rows (coefficient of variation of the row lengths at most 0.5, longest row at most 128): the
-     stencils, banded and FEM-like matrices (0 to 0.28 there; the irregular ones 2.1 and more). DIA first: 1.12 to 1.40
-     times our other types on the stencils, banded and full diagonals (dia.md), and it declines a matrix of scattered diagonals itself;
-     then HYB, the fastest of the rest on the FEM-like, banded and 2D matrices (argcsr.md), and 0.96 of SELL-C-sigma on the
-     27-point one.
-   - regular, long rows (the dense 5000 x 5000): BCE 74.7, SELL-C-sigma 78, CMRS 80 microseconds (refresh.jsonl).
-   - power-law (coefficient of variation 5 or more and a mean row length of 10 or more: R-MAT, 9.2 to 12.0 and 15.3 to
-     15.6): BCE and aijcusparse within 5 % of each other (BCE 122.0 against 125.1 at scale 20, 577 against 548 at 22),
-     SELL-C-sigma 0.88 of them; -mat_gpuauto_tune decides between the first two.
-   - other irregular rows (circuit-like 2.1, LP-like 333, both of mean 6): SELL-C-sigma, then BCE (144.0 and 160.9 on the
-     circuit-like, 206.2 and 210.4 on the LP-like matrix, aijcusparse 168.6 and 241.1).
-   ELL and ARG-CSR come after these: ELL's products equal HYB's where it stores a matrix (ell.md), ARG-CSR is slower than
-   aijcusparse on every matrix measured (argcsr.md).
+   tries them (it builds the first that holds the matrix).
+
+   The orders are fitted (bench/gpuauto_fit.py; the test cpu_gpuauto_fit checks that this table is the fit) on the records
+   of bench/results/h200/auto.jsonl (run_suite.sh auto: every candidate at its defaults in one process per matrix, 22
+   matrices, one H200) and, for the matrices not in it, peers.jsonl (R-MAT of scales 21 and 22, 4 M rows of long rows):
+   in each kind, first the candidate whose product is nearest the fastest candidate's (geometric mean over the matrices it
+   holds), then the best on the matrices that one declines, and so on. The thresholds are set by hand in the gaps of the
+   row statistics of those matrices:
+   - small: at most GPUAUTO_SMALL_NNZ entries. The small matrices of the suite have 48 k to 809 k entries and products of
+     5 to 12 microseconds, at the host's launch floor, where the types of ours are within 20 % of each other and the
+     order is noisy; the large ones 4.4 M entries and more.
+   - regular rows: standard deviation over mean of the row lengths at most 0.5 (0 to 0.28 on the stencils, banded, FEM-like,
+     permutation and 9-diagonal matrices; 2.1 and more on the irregular ones), short up to 128 a row (50 at most there;
+     the dense matrix 5000).
+   - power-law: that ratio at least 5 and a mean of at least 10 a row (R-MAT: 9.2 and 15.3; the circuit-like, LP-like and
+     long-row matrices have means of 4.4 to 6); large past GPUAUTO_POWER_LARGE_NNZ entries, where cuSPARSE's CSR overtakes
+     BCE (R-MAT scale 21, 32 M entries: BCE 0.985 of it; scale 22, 65 M: 0.949).
+   - irregular: the rest.
 */
 #include "gpuauto.h"
 

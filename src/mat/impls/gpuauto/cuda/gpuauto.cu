@@ -444,7 +444,9 @@ MatGPUFormatOps MatGPUAutoOps = {"gpuauto", "GPUAuto", MATSEQGPUAUTO, MATMPIGPUA
 .  -mat_gpuauto_formats <list> - the candidates, by name: aijcusparse, cmrs, sellcs, bce, dia, hyb, ell, argcsr (default all)
 .  -mat_gpuauto_tune <bool> - time the first candidates that hold the matrix and keep the fastest (default false)
 .  -mat_gpuauto_tune_candidates <n> - candidates timed (default 3)
--  -mat_gpuauto_tune_products <n> - products per batch of a candidate's timing, the median of 3 batches (default 20)
+.  -mat_gpuauto_tune_products <n> - products per batch of a candidate's timing, the median of 3 batches (default 20)
+-  -mat_gpuformat_build_after <n> - products through cuSPARSE's CSR after each change of the nonzero pattern before the
+                                    choice and the build, on one process (default 50, so that a short solve never pays a build)
 
    Level: beginner
 
@@ -452,7 +454,8 @@ MatGPUFormatOps MatGPUAutoOps = {"gpuauto", "GPUAuto", MATSEQGPUAUTO, MATMPIGPUA
    The candidates' own options (`-mat_sellcs_c`, `-mat_dia_max_fill`, ...) apply to them. The choice without
    `-mat_gpuauto_tune` depends only on the matrix and the options. `-mat_view ::ascii_info` says what was chosen and why.
 
-   Issue 19; written, not yet run on a GPU, and its model is a first one from the records of the suites (see the README).
+   The model is fitted on the records of the project's suite (bench/gpuauto_fit.py, see the README). A parallel matrix's
+   blocks choose and build at the first product (every process together).
 
 .seealso: [](ch_matrices), `Mat`, `MATGPUAUTO`, `MATSEQAIJCUSPARSE`, `MatGPUAutoGetChoice()`
 M*/
@@ -474,9 +477,10 @@ PetscErrorCode MatCreate_SeqGPUAuto(Mat A)
 
   Output Parameters:
 + format - the name of the format: "aijcusparse" (cuSPARSE's CSR), "cmrs", "sellcs", "bce", "dia", "hyb", "ell" or
-           "argcsr"; NULL before the first product or for a matrix without entries
+           "argcsr"; NULL before the first build (after -mat_gpuformat_build_after products, 50 by default) or for a
+           matrix without entries
 - kind   - the kind of matrix the model saw ("small", "regular rows, short", "regular rows, long", "power-law rows",
-           "irregular rows"), NULL as format is
+           "power-law rows, large", "irregular rows"), NULL as format is
 
   Level: intermediate
 
