@@ -170,34 +170,6 @@ def main():
             ts = "%s (%.3f)" % (t.get("gpuauto_choice"), held[best] / t["median_us"]) if t else "–"
             print("| %s %s | %d | %d | %s | %.3f (%s)%s | %.3f | %s | %s | %s |" % (key[1], key[2], ref["rows"], ref["nnz"], choice, fb, best, mark, fa, gs, gf, ts))
         print()
-    # gpuauto's entries beside aijcusparse and sellcuda: the steady product, the first 20 products (first20_ms, the upload
-    # of the CSR and any build included), the build (build_ms) of the format at once and tuned
-    rows = []
-    for key, d in sorted(mats.items(), key=lambda g: (g[0][1], g[1].get("aijcusparse", {}).get("nnz", 0))):
-        ref, g = d.get("aijcusparse"), d.get("gpuauto")
-        if not ref or not g or g.get("first20_ms") is None or ref.get("first20_ms") is None:
-            continue
-        now = next((d[e] for e in sorted(d) if e.startswith("gpuauto/") and "build_after=0" in e and "tune" not in e), None)
-        tune = next((d[e] for e in sorted(d) if e.startswith("gpuauto/") and "mat_gpuauto_tune=1" in e), None)
-        sell = d.get("sellcuda")
-        peer = min(ref["median_us"], sell["median_us"]) if sell and sell.get("median_us") else None
-        rows.append((key, ref, g, now, tune, sell, peer))
-    if rows:
-        print("## gpuauto against the PETSc types, its first products and its builds\n")
-        print("The peer is the faster of aijcusparse and sellcuda on the matrix; first 20: the first 20 products of a fresh matrix (its")
-        print("CSR's upload and any build included), aijcusparse's over gpuauto's at its defaults (which builds after 50); build: the")
-        print("format's build on a matrix whose CSR is already on the GPU (device_build_ms), in products of aijcusparse, built at the")
-        print("first product (build_after=0) and tuned.\n")
-        print("| matrix | rows | entries | gpuauto chose | µs | over aijcusparse | sellcuda µs | over the peer | first 20, aijcusparse / gpuauto (ms) | build at once | build tuned (chose) |")
-        print("|---|---:|---:|---|---:|---:|---:|---:|---|---:|---|")
-        for key, ref, g, now, tune, sell, peer in rows:
-            b0 = "%.1f" % (now["device_build_ms"] * 1e3 / ref["median_us"]) if now and now.get("device_build_ms") is not None else "–"
-            bt = "%.0f (%s)" % (tune["device_build_ms"] * 1e3 / ref["median_us"], tune.get("gpuauto_choice")) if tune and tune.get("device_build_ms") is not None else "–"
-            print("| %s %s | %d | %d | %s | %.1f | %.3f | %s | %s | %.3f (%.1f / %.1f) | %s | %s |" % (
-                key[1], key[2], ref["rows"], ref["nnz"], g.get("gpuauto_choice"), g["median_us"], ref["median_us"] / g["median_us"],
-                "%.1f" % sell["median_us"] if sell and sell.get("median_us") else "–", "%.3f" % (peer / g["median_us"]) if peer else "–",
-                ref["first20_ms"] / g["first20_ms"], ref["first20_ms"], g["first20_ms"], b0, bt))
-        print()
     if a.check and differ:
         print("gpuauto_fit.py: %d kind(s) whose fitted order differs from gpuauto.c's" % differ, file=sys.stderr)
         return 1

@@ -372,6 +372,52 @@ def print_gpuauto_table(data):
     )
 
 
+def print_gpuauto_peers(data):
+    """Per matrix with a gpuauto record (its defaults) and aijcusparse's first 20 products: gpuauto against aijcusparse and
+    the faster of aijcusparse and sellcuda (the peer), the first 20 products of a fresh matrix (first20_ms: the CSR's upload
+    and any build included), and the build of the format on a matrix whose CSR is already on the GPU (device_build_ms) in
+    products of aijcusparse, built at the first product (entry gpuauto/...build_after=0) and tuned (gpuauto/...tune=1).
+    The first record of each entry on a matrix."""
+    per = {}
+    for rec in data:
+        if rec.get("correct") is not True or not rec.get("median_us"):
+            continue
+        entry = "aijcusparse" if rec.get("type") == REFERENCE_TYPE else entry_key(rec)
+        per.setdefault(matrix_key(rec), {}).setdefault(entry, rec)
+    rows = []
+    for key, d in per.items():
+        ref, g = d.get("aijcusparse"), d.get("gpuauto")
+        if not ref or not g or g.get("first20_ms") is None or ref.get("first20_ms") is None:
+            continue
+        now = next((d[e] for e in sorted(d) if e.startswith("gpuauto/") and "build_after=0" in e and "tune" not in e), None)
+        tune = next((d[e] for e in sorted(d) if e.startswith("gpuauto/") and "mat_gpuauto_tune=1" in e), None)
+        rows.append((key, ref, g, now, tune, d.get("sellcuda")))
+    if not rows:
+        return
+    print("gpuauto against the PETSc types, its first products and its builds. The peer is the faster of aijcusparse and "
+          "sellcuda on the matrix; first 20: the first 20 products of a fresh matrix (its CSR's upload and any build "
+          "included), aijcusparse's over gpuauto's at its defaults; build: the format's build on a matrix whose CSR is "
+          "already on the GPU (device_build_ms), in products of aijcusparse, built at the first product (build_after=0) "
+          "and tuned:\n")
+    print("| matrix | rows | nnz | gpuauto chose | µs | over aijcusparse | sellcuda µs | over the peer | first 20, aijcusparse / gpuauto (ms) | build at once | build tuned (chose) |")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---|---:|---|")
+    for (name, nrows, nnz), ref, g, now, tune, sell in sorted(rows, key=lambda r: (str(r[0][0]), r[0][2] or 0)):
+        peer = min(ref["median_us"], sell["median_us"]) if sell else None
+        b0 = f"{now['device_build_ms'] * 1e3 / ref['median_us']:.1f}" if now and now.get("device_build_ms") is not None else "–"
+        bt = (f"{tune['device_build_ms'] * 1e3 / ref['median_us']:.0f} ({md(tune.get('gpuauto_choice') or '?')})"
+              if tune and tune.get("device_build_ms") is not None else "–")
+        print(
+            f"| {md(name or '?')} | {fmt(nrows, ',')} | {fmt(nnz, ',')} | {md(g.get('gpuauto_choice') or '?')} | {g['median_us']:.1f} | "
+            f"{ref['median_us'] / g['median_us']:.3f} | {sell['median_us']:.1f} | {peer / g['median_us']:.3f} | "
+            f"{ref['first20_ms'] / g['first20_ms']:.3f} ({ref['first20_ms']:.1f} / {g['first20_ms']:.1f}) | {b0} | {bt} |"
+            if sell else
+            f"| {md(name or '?')} | {fmt(nrows, ',')} | {fmt(nnz, ',')} | {md(g.get('gpuauto_choice') or '?')} | {g['median_us']:.1f} | "
+            f"{ref['median_us'] / g['median_us']:.3f} | – | – | "
+            f"{ref['first20_ms'] / g['first20_ms']:.3f} ({ref['first20_ms']:.1f} / {g['first20_ms']:.1f}) | {b0} | {bt} |"
+        )
+    print()
+
+
 def is_interleaved(rec):
     """A record of bench_spmv -interleave (the types timed in turn, one batch each per round)"""
     return rec.get("mode") == "interleaved"
@@ -439,6 +485,7 @@ def print_device(device, records):
     print_speedup_summary(data)
     print_peer_table(data)
     print_gpuauto_table(data)
+    print_gpuauto_peers(data)
     print_value_changes(data)
     print_builds(data)
     print_bytes_per_entry(data)

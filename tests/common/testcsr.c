@@ -96,3 +96,24 @@ PetscErrorCode VecFirstDifference(Vec ya, Vec yr, PetscReal rtol, const char *wh
   PetscCall(VecRestoreArrayRead(yr, &r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* A reads the option (no prefix) set to value (MatSetFromOptions()), which is then cleared from the database */
+PetscErrorCode TestSetMatOption(Mat A, const char *option, const char *value)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsSetValue(NULL, option, value));
+  PetscCall(MatSetFromOptions(A));
+  PetscCall(PetscOptionsClearValue(NULL, option));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The error of y = A x with the option set to value (TestSetMatOption()), caught, not raised; collective on A */
+PetscErrorCode TestMultErrorWithOption(Mat A, const char *option, const char *value, Vec x, Vec y, PetscErrorCode *ierr)
+{
+  PetscFunctionBeginUser;
+  PetscCall(TestSetMatOption(A, option, value));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  *ierr = MatMult(A, x, y);
+  PetscCall(PetscPopErrorHandler());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,6 +1,6 @@
 #pragma once
 
-/* Random CSR matrices with integer or real values, and a comparison of vectors with Inf and NaN, shared by the tests */
+/* Random CSR matrices with integer or real values, a comparison of vectors with Inf and NaN, and a product expected to fail, shared by the tests */
 #include <petscmat.h>
 
 typedef struct {
@@ -13,3 +13,5 @@ PetscErrorCode CSRCreate(PetscRandom, PetscInt, PetscInt, const PetscInt *, Pets
 PetscErrorCode CSRDestroy(CSR *);
 PetscErrorCode CSRToMat(const CSR *, Mat *);
 PetscErrorCode VecFirstDifference(Vec, Vec, PetscReal, const char *, PetscInt *);
+PetscErrorCode TestSetMatOption(Mat, const char *, const char *);
+PetscErrorCode TestMultErrorWithOption(Mat, const char *, const char *, Vec, Vec, PetscErrorCode *);

@@ -318,11 +318,7 @@ static PetscErrorCode CheckDeclinedBothWays(MatType type, const char *name, Pets
   /* refused: an error, nothing held */
   PetscCall(MatCreateVecs(A, &x, &y));
   PetscCall(VecSet(x, 1.0));
-  PetscCall(PetscOptionsSetValue(NULL, fallback, "0"));
-  PetscCall(MatSetFromOptions(A));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = MatMult(A, x, y);
-  PetscCall(PetscPopErrorHandler());
+  PetscCall(TestMultErrorWithOption(A, fallback, "0", x, y, &ierr));
   PetscCheck(ierr == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s, %s 0: error %d, not PETSC_ERR_SUP", what, fallback, (int)ierr);
   PetscCall(PetscErrorMessage(ierr, NULL, (void *)&msg));
   PetscCall(PetscStrstr(msg ? msg : "", bound, &msg));
@@ -330,9 +326,7 @@ static PetscErrorCode CheckDeclinedBothWays(MatType type, const char *name, Pets
   PetscCheck(named, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the refusal does not name %s", what, bound);
   PetscCall(MatGPUFormatGetDeviceMemory(A, &bytes, NULL));
   PetscCheck(bytes == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: a refused matrix holds %g bytes of format", what, bytes);
-  PetscCall(PetscOptionsSetValue(NULL, fallback, "1"));
-  PetscCall(MatSetFromOptions(A));
-  PetscCall(PetscOptionsClearValue(NULL, fallback));
+  PetscCall(TestSetMatOption(A, fallback, "1"));
   PetscCall(CheckAgainstCUSPARSE(A, B, what));
   PetscCall(MatMultEqual(A, H, 3, &flg)); /* H has the values before the scaling */
   PetscCheck(!flg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the scaled matrix multiplies as the original", what);

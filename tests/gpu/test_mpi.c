@@ -1131,20 +1131,14 @@ static PetscErrorCode CheckRefusal(void)
   PetscCall(MatCreateVecs(A, &x, &y));
   PetscCall(VecSet(x, 1.0));
   /* refused on the first process: an error on every one */
-  PetscCall(PetscOptionsSetValue(NULL, fallback, "0"));
-  PetscCall(MatSetFromOptions(A));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = MatMult(A, x, y);
-  PetscCall(PetscPopErrorHandler());
+  PetscCall(TestMultErrorWithOption(A, fallback, "0", x, y, &ierr));
   e[0] = (int)ierr;
   e[1] = -(int)ierr;
   PetscCallMPI(MPIU_Allreduce(e, ge, 2, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
   PetscCheck(ge[0] == PETSC_ERR_SUP && -ge[1] == PETSC_ERR_SUP, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s false, one block past the bound: errors %d to %d on the processes, not PETSC_ERR_SUP on each", fallback, -ge[1], ge[0]);
   nchecks++;
   /* declined on the first process alone */
-  PetscCall(PetscOptionsSetValue(NULL, fallback, "1"));
-  PetscCall(MatSetFromOptions(A));
-  PetscCall(PetscOptionsClearValue(NULL, fallback));
+  PetscCall(TestSetMatOption(A, fallback, "1"));
   PetscCall(CheckProducts(A, R, PETSC_FALSE, "one block declined"));
   PetscCall(MatGPUFormatGetDeclined(Ad, &declined));
   has = (PetscBool)(rank == 0);

@@ -480,6 +480,20 @@ static PetscErrorCode MatGPUFormatFromCSR_Private(Mat A, Mat_GPUFormat *ctx, Pet
 #endif
 
 /*
+   The nonzero state and id of A, and whether its format needs a build: none yet, or a new nonzero pattern. MatHeaderMerge()
+   (MatAXPY() with a new pattern, MatTranspose() in place) puts the data of another matrix under A and brings A's old
+   context back with it: a nonzero state of that other matrix is not comparable with ours, its id differs
+*/
+static PetscErrorCode MatGPUFormatNeedsBuild_Private(Mat A, const Mat_GPUFormat *ctx, PetscObjectState *nzstate, PetscObjectId *id, PetscBool *build)
+{
+  PetscFunctionBegin;
+  PetscCall(MatGetNonzeroState(A, nzstate));
+  PetscCall(PetscObjectGetId((PetscObject)A, id));
+  *build = (PetscBool)(!ctx->built || *nzstate != ctx->nzstate || *id != ctx->id);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
    Brings the format up to date with the matrix: a full build after a change of the nonzero pattern (or
    of a parameter), a values-only refresh after a change of values, nothing otherwise. Empty matrices
    have no format. With defer (a product follows on PETSc's stream) and a format with multrefresh(), a
@@ -489,16 +503,12 @@ static PetscErrorCode MatGPUFormatUpdate_Private(Mat A, Mat_GPUFormat *ctx, Pets
 {
   PetscObjectState nzstate, state;
   PetscObjectId    id;
-  PetscBool        build, refresh;
-  PetscErrorCode   ierr = PETSC_SUCCESS;
+  PetscBool        build = PETSC_FALSE, refresh;
+  PetscErrorCode   ierr  = PETSC_SUCCESS;
 
   PetscFunctionBegin;
-  PetscCall(MatGetNonzeroState(A, &nzstate));
+  PetscCall(MatGPUFormatNeedsBuild_Private(A, ctx, &nzstate, &id, &build));
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
-  PetscCall(PetscObjectGetId((PetscObject)A, &id));
-  /* MatHeaderMerge() (MatAXPY() with a new pattern, MatTranspose() in place) puts the data of another matrix under A and
-     brings A's old context back with it: a nonzero state of that other matrix is not comparable with ours, its id differs */
-  build   = (PetscBool)(!ctx->built || nzstate != ctx->nzstate || id != ctx->id);
   refresh = (PetscBool)(!build && (state != ctx->state || A->offloadmask == PETSC_OFFLOAD_CPU || (ctx->refreshpending && !defer)));
   if (!build && !refresh) PetscFunctionReturn(PETSC_SUCCESS);
   if (!build && ctx->declined) { /* the products are cuSPARSE's, which take the new values themselves */
@@ -613,59 +623,57 @@ static PetscErrorCode MatGPUFormatFallback_Private(Mat A, Mat_GPUFormat *ctx, Pe
 }
 
 /*
+   Whether the next product of A would wait for the build (MatGPUFormatWait_Private() without counting it; the viewer's),
+   the products of this pattern that have waited so far, and whether its wait has started (else the next product starts it)
+*/
+static PetscErrorCode MatGPUFormatWaiting_Private(Mat A, Mat_GPUFormat *ctx, PetscBool *waiting, PetscInt *done, PetscBool *started)
+{
+  PetscObjectState nzstate;
+  PetscObjectId    id;
+  PetscBool        build = PETSC_FALSE, same;
+
+  PetscFunctionBegin;
+  *waiting = PETSC_FALSE;
+  *done    = 0;
+  if (started) *started = PETSC_FALSE;
+  if (ctx->buildafter <= 0 || ctx->mpi) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatNeedsBuild_Private(A, ctx, &nzstate, &id, &build));
+  if (!build) PetscFunctionReturn(PETSC_SUCCESS);
+  same     = (PetscBool)(ctx->waitset && nzstate == ctx->waitnzstate && id == ctx->waitid);
+  *done    = same ? ctx->waited : 0;
+  *waiting = (PetscBool)(*done < ctx->buildafter);
+  if (started) *started = same;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
    -mat_gpuformat_build_after: whether this product of A (on one process) waits for the build and goes through cuSPARSE's
    CSR: the first ctx->buildafter products after each change of the nonzero pattern do, counted here once per product
    (staged: the inner call of a staged product, which follows the outer call's answer, ctx->waitnow). A parameter
    changed after the wait builds at once; a change of values alone neither restarts nor ends the wait
 */
-/* Whether the next product of A would wait for the build (MatGPUFormatWait_Private() without counting it): the viewer's */
-static PetscErrorCode MatGPUFormatWaiting_Private(Mat A, Mat_GPUFormat *ctx, PetscBool *waiting, PetscInt *done)
-{
-  PetscObjectState nzstate;
-  PetscObjectId    id;
-  PetscBool        same;
-
-  PetscFunctionBegin;
-  *waiting = PETSC_FALSE;
-  *done    = 0;
-  if (ctx->buildafter <= 0 || ctx->mpi) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatGetNonzeroState(A, &nzstate));
-  PetscCall(PetscObjectGetId((PetscObject)A, &id));
-  if (ctx->built && nzstate == ctx->nzstate && id == ctx->id) PetscFunctionReturn(PETSC_SUCCESS);
-  same     = (PetscBool)(ctx->waitset && nzstate == ctx->waitnzstate && id == ctx->waitid);
-  *done    = same ? ctx->waited : 0;
-  *waiting = (PetscBool)(*done < ctx->buildafter);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode MatGPUFormatWait_Private(Mat A, Mat_GPUFormat *ctx, PetscBool staged, PetscBool *wait)
 {
-  PetscObjectState nzstate;
-  PetscObjectId    id;
+  PetscInt  done;
+  PetscBool started;
 
   PetscFunctionBegin;
-  *wait = PETSC_FALSE;
   if (staged) {
     *wait = ctx->waitnow;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   ctx->waitnow = PETSC_FALSE;
-  if (ctx->buildafter <= 0 || ctx->mpi) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatGetNonzeroState(A, &nzstate));
-  PetscCall(PetscObjectGetId((PetscObject)A, &id));
-  if (ctx->built && nzstate == ctx->nzstate && id == ctx->id) PetscFunctionReturn(PETSC_SUCCESS); /* nothing to build */
-  if (!ctx->waitset || nzstate != ctx->waitnzstate || id != ctx->waitid) {                        /* a new pattern: the wait starts */
-    ctx->waitset     = PETSC_TRUE;
-    ctx->waitnzstate = nzstate;
-    ctx->waitid      = id;
-    ctx->waited      = 0;
+  PetscCall(MatGPUFormatWaiting_Private(A, ctx, wait, &done, &started));
+  if (!*wait) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!started) { /* a new pattern: the wait starts */
+    ctx->waitset = PETSC_TRUE;
+    PetscCall(MatGetNonzeroState(A, &ctx->waitnzstate));
+    PetscCall(PetscObjectGetId((PetscObject)A, &ctx->waitid));
+    ctx->waited = 0;
     PetscCall(PetscInfo(A, "%s: the first %" PetscInt_FMT " products of this nonzero pattern use cuSPARSE's CSR (aijcusparse's product), then the format is built (-mat_gpuformat_build_after)\n", ((PetscObject)A)->type_name, ctx->buildafter));
   }
-  if (ctx->waited < ctx->buildafter) {
-    ctx->waited++;
-    ctx->waitnow = PETSC_TRUE;
-    *wait        = PETSC_TRUE;
-  }
+  ctx->waited++;
+  ctx->waitnow = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1108,7 +1116,7 @@ static PetscErrorCode MatView_GPUFormat(Mat A, PetscViewer viewer)
   PetscCall(MatGPUFormatGetCtx_Private(A, &ctx));
   /* the view builds, to show what the build chose; a build that fails is reported here, not raised: a view may run on
      some processes alone (a block's, through a subviewer), where an error would leave the others waiting */
-  if (A->assembled && !A->boundtocpu) PetscCall(MatGPUFormatWaiting_Private(A, ctx, &waiting, &done));
+  if (A->assembled && !A->boundtocpu) PetscCall(MatGPUFormatWaiting_Private(A, ctx, &waiting, &done, NULL));
   if (A->assembled && !A->boundtocpu && !ctx->oom && !waiting) {
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
     berr = MatGPUFormatUpdate_Private(A, ctx, PETSC_FALSE);

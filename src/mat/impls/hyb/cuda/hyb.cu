@@ -31,6 +31,7 @@ typedef struct {
   MatGPUFormatRowStats stats;
   PetscLogDouble       bytes;
   MatGPUFormatScratch  scratch; /* the build's device temporaries */
+  PetscInt            *hcount;  /* the build's host copy of the row lengths' histogram (freed by HYBReset() if the build stops) */
   void                *mem;     /* the device allocation that holds every array */
 } Mat_HYB;
 
@@ -290,7 +291,8 @@ static PetscErrorCode HYBReset(void *fmt)
 
   PetscFunctionBegin;
   PetscCall(MatGPUFormatScratchRelease_Private(&hc->scratch, 0)); /* temporaries of a build that stopped with an error */
-  PetscCall(PetscArrayzero(&hc->d, 1));                           /* the views first, so that none outlives its block */
+  PetscCall(PetscFree(hc->hcount));
+  PetscCall(PetscArrayzero(&hc->d, 1)); /* the views first, so that none outlives its block */
   hc->len      = NULL;
   hc->carryrow = NULL;
   hc->carryval = NULL;
@@ -325,20 +327,20 @@ static PetscErrorCode HYBBuild(void *fmt, const MatGPUFormatCSR *csr)
      of the row lengths, the build's one round trip */
   d->width = hc->ell ? csr->stats.maxlen : PetscMin(hc->width ? hc->width : csr->stats.maxlen, csr->stats.maxlen); /* past the longest row: padding only */
   if (!hc->ell && (!hc->width || hc->width < csr->stats.maxlen)) {
-    PetscInt  *count, *hcount;
+    PetscInt  *count;
     PetscInt64 ncoo = 0;
 
     PetscCall(MatGPUFormatScratchMalloc_Private(&hc->scratch, title, (size_t)(csr->stats.maxlen + 1) * sizeof(PetscInt), (void **)&count));
     PetscCallCUDA(cudaMemsetAsync(count, 0, (size_t)(csr->stats.maxlen + 1) * sizeof(PetscInt), csr->stream));
     hyb_histogram_kernel<<<MatGPUFormatGrid(d->m, HYB_BLOCK), HYB_BLOCK, 0, csr->stream>>>((int)d->m, (int)csr->stats.maxlen, csr->rowptr, count);
     PetscCallCUDA(cudaGetLastError());
-    PetscCall(PetscMalloc1(csr->stats.maxlen + 1, &hcount));
-    PetscCallCUDA(cudaMemcpyAsync(hcount, count, (size_t)(csr->stats.maxlen + 1) * sizeof(PetscInt), cudaMemcpyDeviceToHost, csr->stream));
+    PetscCall(PetscMalloc1(csr->stats.maxlen + 1, &hc->hcount));
+    PetscCallCUDA(cudaMemcpyAsync(hc->hcount, count, (size_t)(csr->stats.maxlen + 1) * sizeof(PetscInt), cudaMemcpyDeviceToHost, csr->stream));
     PetscCallCUDA(cudaStreamSynchronize(csr->stream));
     PetscCall(MatGPUFormatScratchRelease_Private(&hc->scratch, mark));
-    if (!hc->width) PetscCall(HYBWidthFromCounts(d->m, csr->stats.maxlen, hcount, &d->width));
-    for (PetscInt l = d->width + 1; l <= csr->stats.maxlen; l++) ncoo += (PetscInt64)hcount[l] * (l - d->width);
-    PetscCall(PetscFree(hcount));
+    if (!hc->width) PetscCall(HYBWidthFromCounts(d->m, csr->stats.maxlen, hc->hcount, &d->width));
+    for (PetscInt l = d->width + 1; l <= csr->stats.maxlen; l++) ncoo += (PetscInt64)hc->hcount[l] * (l - d->width);
+    PetscCall(PetscFree(hc->hcount));
     d->ncoo       = (PetscInt)ncoo; /* at most the entries */
     hc->ncoowarps = (d->ncoo + 32 * HYB_WINDOWS - 1) / (32 * HYB_WINDOWS);
     HYBCarryLevels(hc->ncoowarps, &hc->ncarry, NULL);
