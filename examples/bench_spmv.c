@@ -67,7 +67,7 @@ Prints one JSON record per type on stdout (lines start with '{').\n\
      model_bytes, first_ms, first20_ms (the first 20 products, the first included), build_ms, build_products, rebuild_ms, rebuild_products, host_first_ms, device_build_ms (median of
      -build_reps builds, default 5), device_build_min_ms, device_build_max_ms, build_reps, device_bytes,
      csr_bytes, cmrs_height, stream_alloc (our types: -mat_gpuformat_stream_alloc), declined (our types: MatGPUFormatGetDeclined()), hot_columns,
-     hot_share, gpuauto_choice and gpuauto_kind (gpuauto: MatGPUAutoGetChoice()), convert_ms, rel_err, correct (commit: GIT_COMMIT of the environment, else the commit at configure
+     hot_share (balanced_hot, and BCE: MatBCEGetHotColumns()), gpuauto_choice and gpuauto_kind (gpuauto: MatGPUAutoGetChoice()), convert_ms, rel_err, correct (commit: GIT_COMMIT of the environment, else the commit at configure
      time; dirty: GIT_DIRTY, 0 or 1, else null)
 
    Level: intermediate
@@ -632,7 +632,7 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
   char           prefix[32], *tname;
   const char    *actual;
   Mat            B;
-  PetscBool      isaij, issell, iscmrs, ours, isbalanced, isstream, ishot;
+  PetscBool      isaij, issell, iscmrs, ours, isbalanced, isstream, ishot, isbce = PETSC_FALSE;
   Product        prod;
   PetscLogDouble t0, t1, t2, build_s = 0.0;
   PetscReal      convert_s = -1.0;
@@ -913,9 +913,17 @@ static PetscErrorCode BenchEntry(BenchCtx *ctx, PetscInt k, const char entry[], 
     PetscCall(MatGPUFormatGetDeclined(B, &declined));
     PetscCall(JSONAddBool(line, "declined", declined));
   } else PetscCall(JSONAddNull(line, "declined"));
+  if (B) PetscCall(PetscObjectTypeCompare((PetscObject)B, MATSEQBCE, &isbce));
   if (ishot) {
     PetscCall(JSONAddInt(line, "hot_columns", prod.k));
     PetscCall(JSONAddReal(line, "hot_share", prod.share));
+  } else if (isbce) { /* BCE's hot columns (-mat_bce_hot_columns) */
+    PetscInt   nhot;
+    PetscInt64 hotnnz;
+
+    PetscCall(MatBCEGetHotColumns(B, NULL, &nhot, &hotnnz));
+    PetscCall(JSONAddInt(line, "hot_columns", nhot));
+    PetscCall(JSONAddReal(line, "hot_share", ctx->nnz ? (PetscReal)hotnnz / (PetscReal)ctx->nnz : 0.0));
   } else {
     PetscCall(JSONAddNull(line, "hot_columns"));
     PetscCall(JSONAddNull(line, "hot_share"));

@@ -119,6 +119,7 @@ PETSC_EXTERN PetscErrorCode MatSELLCSGetParameters(Mat, PetscInt *, PetscInt *, 
 
 PETSC_EXTERN PetscErrorCode MatBCEGetPartition(Mat, PetscInt *, PetscInt *, PetscInt **);
 PETSC_EXTERN PetscErrorCode MatBCEGetWideRows(Mat, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode MatBCEGetHotColumns(Mat, PetscInt *, PetscInt *, PetscInt64 *);
 
 PETSC_EXTERN PetscErrorCode MatDIAGetDiagonals(Mat, PetscInt *, PetscReal *, PetscBool *);
 

@@ -193,8 +193,8 @@ static PetscErrorCode SELLCSCheckOption(Mat A)
 
 /* ------------------------------------------------------------------ BCE */
 static const char *bce_l[]     = {"0", "1", "32", "64", "1000000"};
-static const char *bce_wides[] = {"0", "64", "4"}, *bce_wrows[] = {"0", "512", "8"};
-static PetscInt    bce_req, bce_merge;
+static const char *bce_wides[] = {"0", "64", "4"}, *bce_wrows[] = {"0", "512", "8"}, *bce_hots[] = {"0", "3", "64", "100000"};
+static PetscInt    bce_req, bce_merge, bce_hot;
 static BCEWide     bce_wide; /* requested L (0: automatic), merge (0: never) and the rule for wide rows (a field 0: chosen) */
 
 /* variant v: the cost model's L */
@@ -205,11 +205,13 @@ static PetscErrorCode BCEVariant(PetscInt v, char *desc, size_t len)
   PetscCall(PetscOptionsSetValue(NULL, "-mat_bce_merge_lengths", (v / 5) % 2 ? "3" : "0"));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_bce_wide_entries_per_thread", bce_wides[v % 3]));
   PetscCall(PetscOptionsSetValue(NULL, "-mat_bce_wide_row", bce_wrows[(v / 3) % 3]));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_bce_hot_columns", bce_hots[v % 4]));
+  bce_hot          = atoi(bce_hots[v % 4]);
   bce_req          = atoi(bce_l[v % 5]);
   bce_merge        = (v / 5) % 2 ? 3 : 0;
   bce_wide.entries = atoi(bce_wides[v % 3]);
   bce_wide.row     = atoi(bce_wrows[(v / 3) % 3]);
-  PetscCall(PetscSNPrintf(desc, len, "L %s, lengths merged into at most %" PetscInt_FMT " groups (0: never), %s entries per thread in rows of more than %s (0: chosen)", bce_l[v % 5], bce_merge, bce_wides[v % 3], bce_wrows[(v / 3) % 3]));
+  PetscCall(PetscSNPrintf(desc, len, "L %s, lengths merged into at most %" PetscInt_FMT " groups (0: never), %s entries per thread in rows of more than %s (0: chosen), %s hot columns", bce_l[v % 5], bce_merge, bce_wides[v % 3], bce_wrows[(v / 3) % 3], bce_hots[v % 4]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -220,7 +222,8 @@ static PetscErrorCode BCEResetVariant(void)
   PetscCall(PetscOptionsClearValue(NULL, "-mat_bce_merge_lengths"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_bce_wide_entries_per_thread"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_bce_wide_row"));
-  bce_req = bce_merge = bce_wide.row = bce_wide.entries = 0;
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_bce_hot_columns"));
+  bce_req = bce_merge = bce_wide.row = bce_wide.entries = bce_hot = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -228,9 +231,10 @@ static PetscErrorCode BCEResetVariant(void)
    must be the reference's */
 static PetscErrorCode BCEReference(Mat A, const PetscInt *ia, const PetscInt *ja, const PetscScalar *a, const PetscScalar *x, const PetscScalar *y, PetscScalar *z)
 {
-  PetscInt  m, n, L, k, *widths, wrow, wentries;
-  BCEWide   req = bce_wide;
-  BCEArrays F;
+  PetscInt   m, n, L, k, *widths, wrow, wentries, hot = bce_hot, req_hot, nhot, used = 0, inhot = 0;
+  PetscInt64 hotnnz;
+  BCEWide    req = bce_wide;
+  BCEArrays  F;
 
   PetscFunctionBeginUser;
   PetscCall(MatGetSize(A, &m, &n));
@@ -249,6 +253,21 @@ static PetscErrorCode BCEReference(Mat A, const PetscInt *ia, const PetscInt *ja
     for (PetscInt i = 0; i < k; i++) PetscCheck(widths[i] == F.blocks[i + (F.nempty ? 1 : 0)].width, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device block %" PetscInt_FMT " has width %" PetscInt_FMT ", the host reference %d", i, widths[i], F.blocks[i + (F.nempty ? 1 : 0)].width);
   }
   PetscCall(PetscFree(widths));
+  /* the hot columns: the requested number (a variant's, else the options database's), or the columns with entries if fewer,
+     those with the most entries (their entries: the largest counts' sum) */
+  if (!hot) PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_bce_hot_columns", &hot, NULL));
+  PetscCall(MatBCEGetHotColumns(A, &req_hot, &nhot, &hotnnz));
+  PetscCheck(req_hot == hot, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_bce_hot_columns %" PetscInt_FMT " requested, the matrix has %" PetscInt_FMT, hot, req_hot);
+  if (L && ia[m]) {
+    PetscInt *count;
+
+    PetscCall(PetscCalloc1(n, &count));
+    for (PetscInt e = 0; e < ia[m]; e++) count[ja[e]]++;
+    PetscCall(PetscSortInt(n, count)); /* ascending: the hot ones last */
+    for (PetscInt c = n - 1; c >= 0 && count[c] > 0 && used < hot; c--, used++) inhot += count[c];
+    PetscCall(PetscFree(count));
+  }
+  PetscCheck(nhot == used && hotnnz == inhot, PETSC_COMM_SELF, PETSC_ERR_PLIB, "hot columns: %" PetscInt_FMT " holding %" PetscInt64_FMT " entries on the device, %" PetscInt_FMT " holding %" PetscInt_FMT " by the host", nhot, hotnnz, used, inhot);
   PetscCall(BCEMultHost(&F, x, y, z));
   PetscCall(BCEDestroyHost(&F));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -691,13 +710,13 @@ static PetscErrorCode HYBCheckLongRows(void)
 }
 
 static const Format formats[] = {
-    {MATCMRS,   MATSEQCMRS,   "CMRS",   192, 1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height",  "8",    "4",  CMRSCheckOption,   {"mat_cmrs_height", "3", "mat_cmrs_strips_per_warp", "3", "mat_cmrs_chunk", "31", "mat_cmrs_chunk", "8192", "mat_cmrs_long_strip", "-1", NULL},                       PETSC_FALSE, NULL            },
-    {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",     "16",   "32", SELLCSCheckOption, {"mat_sellcs_c", "12", "mat_sellcs_sigma", "3", "mat_sellcs_threads_per_row", "3", "mat_sellcs_long_row", "-1", "mat_sellcs_refresh_threads_per_row", "64", NULL},    PETSC_FALSE, NULL            },
-    {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",        "32",   "64", BCECheckOption,    {"mat_bce_l", "-1", "mat_bce_merge_lengths", "-1", "mat_bce_wide_entries_per_thread", "65", "mat_bce_wide_entries_per_thread", "-1", "mat_bce_wide_row", "-1", NULL}, PETSC_FALSE, NULL            },
-    {MATDIA,    MATSEQDIA,    "DIA",    2,   0, DIAVariant,    DIAResetVariant,    DIAReference,    "mat_dia_max_fill", "1000", "10", DIACheckOption,    {"mat_dia_max_fill", "0.5", "mat_dia_max_fill", "-1", NULL},                                                                                                          PETSC_TRUE,  DIACheckBounds  },
-    {MATHYB,    MATSEQHYB,    "HYB",    6,   0, HYBVariant,    HYBResetVariant,    HYBReference,    "mat_hyb_width",    "7",    "9",  HYBCheckOption,    {"mat_hyb_width", "-1", NULL},                                                                                                                                        PETSC_FALSE, HYBCheckLongRows},
-    {MATELL,    MATSEQELL,    "ELL",    4,   0, ELLVariant,    HYBResetVariant,    HYBReference,    "mat_ell_max_fill", "1000", "10", ELLCheckOption,    {"mat_ell_max_fill", "0.5", "mat_ell_max_fill", "-1", NULL},                                                                                                          PETSC_FALSE, ELLCheckBounds  },
-    {MATARGCSR, MATSEQARGCSR, "ARGCSR", 9,   0, ARGCSRVariant, ARGCSRResetVariant, ARGCSRReference, "mat_argcsr_block", "64",   "32", ARGCSRCheckOption, {"mat_argcsr_block", "48", "mat_argcsr_block", "2048", "mat_argcsr_desired_chunk_size", "0", NULL},                                                                   PETSC_FALSE, NULL            },
+    {MATCMRS,   MATSEQCMRS,   "CMRS",   192, 1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height",  "8",    "4",  CMRSCheckOption,   {"mat_cmrs_height", "3", "mat_cmrs_strips_per_warp", "3", "mat_cmrs_chunk", "31", "mat_cmrs_chunk", "8192", "mat_cmrs_long_strip", "-1", NULL},                                                    PETSC_FALSE, NULL            },
+    {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",     "16",   "32", SELLCSCheckOption, {"mat_sellcs_c", "12", "mat_sellcs_sigma", "3", "mat_sellcs_threads_per_row", "3", "mat_sellcs_long_row", "-1", "mat_sellcs_refresh_threads_per_row", "64", NULL},                                 PETSC_FALSE, NULL            },
+    {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",        "32",   "64", BCECheckOption,    {"mat_bce_l", "-1", "mat_bce_merge_lengths", "-1", "mat_bce_wide_entries_per_thread", "65", "mat_bce_wide_entries_per_thread", "-1", "mat_bce_wide_row", "-1", "mat_bce_hot_columns", "-1", NULL}, PETSC_FALSE, NULL            },
+    {MATDIA,    MATSEQDIA,    "DIA",    2,   0, DIAVariant,    DIAResetVariant,    DIAReference,    "mat_dia_max_fill", "1000", "10", DIACheckOption,    {"mat_dia_max_fill", "0.5", "mat_dia_max_fill", "-1", NULL},                                                                                                                                       PETSC_TRUE,  DIACheckBounds  },
+    {MATHYB,    MATSEQHYB,    "HYB",    6,   0, HYBVariant,    HYBResetVariant,    HYBReference,    "mat_hyb_width",    "7",    "9",  HYBCheckOption,    {"mat_hyb_width", "-1", NULL},                                                                                                                                                                     PETSC_FALSE, HYBCheckLongRows},
+    {MATELL,    MATSEQELL,    "ELL",    4,   0, ELLVariant,    HYBResetVariant,    HYBReference,    "mat_ell_max_fill", "1000", "10", ELLCheckOption,    {"mat_ell_max_fill", "0.5", "mat_ell_max_fill", "-1", NULL},                                                                                                                                       PETSC_FALSE, ELLCheckBounds  },
+    {MATARGCSR, MATSEQARGCSR, "ARGCSR", 9,   0, ARGCSRVariant, ARGCSRResetVariant, ARGCSRReference, "mat_argcsr_block", "64",   "32", ARGCSRCheckOption, {"mat_argcsr_block", "48", "mat_argcsr_block", "2048", "mat_argcsr_desired_chunk_size", "0", NULL},                                                                                                PETSC_FALSE, NULL            },
 };
 static const Format *fmt;
 

@@ -22,6 +22,7 @@ typedef struct {
   PetscInt             L;      /* requested L; 0: derived from the device */
   PetscInt             merge;  /* -mat_bce_merge_lengths; 0: never */
   BCEWide              wide;   /* -mat_bce_wide_row and -mat_bce_wide_entries_per_thread; a field 0: chosen (BCEWideChoose()) */
+  PetscInt             hot;    /* -mat_bce_hot_columns: the columns with the most entries to read from a packed copy of x; 0: none */
   PetscInt             Lgpu;   /* L derived from the device */
   BCEArrays            h;      /* sizes and blocks, on the host; the row and entry arrays below are on the device */
   BCEBlock            *blocks; /* h.nblocks */
@@ -31,11 +32,15 @@ typedef struct {
   PetscScalar         *val;
   PetscScalar         *partial; /* h.nparts partial sums of split rows */
   unsigned            *done;    /* h.nsplit counters, back to 0 after each product */
+  PetscInt             nhot;    /* hot columns of the last build: at most hot, and only columns with entries */
+  int                 *hotcol;  /* nhot: the hot columns, most entries first; col holds ~j for hotcol[j] */
+  PetscScalar         *xh;      /* nhot: x at the hot columns, packed before each product */
+  PetscInt64           hotnnz;  /* the entries in the hot columns */
   MatGPUFormatRowStats stats;
   PetscLogDouble       bytes, partition_ms;
   MatGPUFormatScratch  scratch; /* the build's device temporaries */
-  void                *mem[2];  /* the device allocations that hold the arrays: blocks, rowno, rowlen and sched; col, val,
-                                   partial and done */
+  void                *mem[3];  /* the device allocations that hold the arrays: blocks, rowno, rowlen and sched; col, val,
+                                   partial and done; hotcol and xh */
 } Mat_BCE;
 
 struct BCEKernelArgs {
@@ -79,8 +84,8 @@ __device__ static PetscScalar bce_block_sum(PetscScalar sum, PetscScalar *smem)
    the UNROLL entries a thread loads at once are a stride apart: running pointers, no 64-bit products. With
    REFRESH, nv is the row's new values in CSR order and f.val the slots to store them in.
 */
-template <int LOGT, bool REFRESH>
-__device__ static PetscScalar bce_row_sum(const BCEKernelArgs &a, const BCERefreshArgs &f, const PetscScalar *__restrict__ nv, const BCEBlock &B, int q, int lane, int j0, int j1, const PetscScalar *__restrict__ x)
+template <int LOGT, bool REFRESH, bool HOT>
+__device__ static PetscScalar bce_row_sum(const BCEKernelArgs &a, const BCERefreshArgs &f, const PetscScalar *__restrict__ nv, const BCEBlock &B, int q, int lane, int j0, int j1, const PetscScalar *__restrict__ x, const PetscScalar *__restrict__ xh)
 {
   constexpr int      T      = 1 << LOGT;
   const long long    stride = (long long)B.nrows << LOGT, base = B.pos + ((long long)q << LOGT) + lane + (long long)(j0 >> LOGT) * stride;
@@ -112,8 +117,12 @@ __device__ static PetscScalar bce_row_sum(const BCEKernelArgs &a, const BCERefre
         if (j + u * T < j1) f.val[s + u * stride] = v[u];
     }
 #pragma unroll
-    for (int u = 0; u < BCE_UNROLL; u++)
-      if (j + u * T < j1) v[u] *= __ldg(x + c[u]);
+    for (int u = 0; u < BCE_UNROLL; u++) {
+      if (j + u * T < j1) {
+        if (HOT) v[u] *= __ldg((c[u] < 0 ? xh : x) + (c[u] < 0 ? ~c[u] : c[u])); /* one load, its base chosen first */
+        else v[u] *= __ldg(x + c[u]);
+      }
+    }
 #pragma unroll
     for (int u = 0; u < BCE_UNROLL; u++) sum += v[u];
     cp = cq;
@@ -123,8 +132,8 @@ __device__ static PetscScalar bce_row_sum(const BCEKernelArgs &a, const BCERefre
 }
 
 /* Sub-block `local` of block B: BCE_BLOCK / T rows, T threads each; y may alias z */
-template <int LOGT, bool ADD, bool REFRESH>
-__device__ static void bce_rows(const BCEKernelArgs &a, const BCERefreshArgs &f, const BCEBlock &B, int local, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar *smem)
+template <int LOGT, bool ADD, bool REFRESH, bool HOT>
+__device__ static void bce_rows(const BCEKernelArgs &a, const BCERefreshArgs &f, const BCEBlock &B, int local, const PetscScalar *__restrict__ x, const PetscScalar *__restrict__ xh, const PetscScalar *y, PetscScalar *z, PetscScalar *smem)
 {
   constexpr int T      = 1 << LOGT;
   const int     q      = local * (BCE_BLOCK / T) + (int)(threadIdx.x >> LOGT);
@@ -133,7 +142,7 @@ __device__ static void bce_rows(const BCEKernelArgs &a, const BCERefreshArgs &f,
   const int     r      = B.row0 + q;
   const int     len    = active ? (B.minlen == B.width ? B.width : __ldg(a.rowlen + r)) : 0;
   const int     o      = active ? __ldg(a.rowno + r) : 0; /* loaded with the row length, not after the sum */
-  PetscScalar   sum    = bce_row_sum<LOGT, REFRESH>(a, f, REFRESH && active ? f.csrval + __ldg(f.rowptr + o) : NULL, B, q, lane, 0, len, x);
+  PetscScalar   sum    = bce_row_sum<LOGT, REFRESH, HOT>(a, f, REFRESH && active ? f.csrval + __ldg(f.rowptr + o) : NULL, B, q, lane, 0, len, x, xh);
 
   if constexpr (T <= 32) {
 #pragma unroll
@@ -156,14 +165,14 @@ __device__ static void bce_rows(const BCEKernelArgs &a, const BCERefreshArgs &f,
    BCE_GROUPS_PER_PIECE groups; the CUDA block that finishes the last part of a row (a counter per row) adds
    the partial sums in part order, so the result does not depend on timing.
 */
-template <bool ADD, bool REFRESH>
-__device__ static void bce_part(const BCEKernelArgs &a, const BCERefreshArgs &f, const BCEBlock &B, int local, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar *smem)
+template <bool ADD, bool REFRESH, bool HOT>
+__device__ static void bce_part(const BCEKernelArgs &a, const BCERefreshArgs &f, const BCEBlock &B, int local, const PetscScalar *__restrict__ x, const PetscScalar *__restrict__ xh, const PetscScalar *y, PetscScalar *z, PetscScalar *smem)
 {
   constexpr int  LOGT = 8, T = 1 << LOGT, PIECE = BCE_GROUPS_PER_PIECE * T;
   __shared__ int last;
   const int      q = local / B.pieces, p = local % B.pieces, r = B.row0 + q;
   const int      len = __ldg(a.rowlen + r), j0 = min(p * PIECE, len), j1 = min(j0 + PIECE, len);
-  PetscScalar    sum = bce_block_sum(bce_row_sum<LOGT, REFRESH>(a, f, REFRESH ? f.csrval + __ldg(f.rowptr + __ldg(a.rowno + r)) : NULL, B, q, (int)threadIdx.x, j0, j1, x), smem);
+  PetscScalar    sum = bce_block_sum(bce_row_sum<LOGT, REFRESH, HOT>(a, f, REFRESH ? f.csrval + __ldg(f.rowptr + __ldg(a.rowno + r)) : NULL, B, q, (int)threadIdx.x, j0, j1, x, xh), smem);
 
   static_assert(T == BCE_BLOCK, "split rows take the whole CUDA block");
   if (threadIdx.x == 0) {
@@ -186,15 +195,15 @@ __device__ static void bce_part(const BCEKernelArgs &a, const BCERefreshArgs &f,
 }
 
 /* The block's kernel for its threads per row, 2^logt: bce_rows<logt>, or bce_part for split rows */
-template <int LOGT, bool ADD, bool REFRESH>
-__device__ static void bce_dispatch(const BCEKernelArgs &a, const BCERefreshArgs &f, const BCEBlock &B, int local, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z, PetscScalar *smem)
+template <int LOGT, bool ADD, bool REFRESH, bool HOT>
+__device__ static void bce_dispatch(const BCEKernelArgs &a, const BCERefreshArgs &f, const BCEBlock &B, int local, const PetscScalar *__restrict__ x, const PetscScalar *__restrict__ xh, const PetscScalar *y, PetscScalar *z, PetscScalar *smem)
 {
   if constexpr (LOGT == 8) {
-    if (B.pieces > 1) bce_part<ADD, REFRESH>(a, f, B, local, x, y, z, smem);
-    else bce_rows<8, ADD, REFRESH>(a, f, B, local, x, y, z, smem);
+    if (B.pieces > 1) bce_part<ADD, REFRESH, HOT>(a, f, B, local, x, xh, y, z, smem);
+    else bce_rows<8, ADD, REFRESH, HOT>(a, f, B, local, x, xh, y, z, smem);
   } else {
-    if (B.logt == LOGT) bce_rows<LOGT, ADD, REFRESH>(a, f, B, local, x, y, z, smem);
-    else bce_dispatch<LOGT + 1, ADD, REFRESH>(a, f, B, local, x, y, z, smem);
+    if (B.logt == LOGT) bce_rows<LOGT, ADD, REFRESH, HOT>(a, f, B, local, x, xh, y, z, smem);
+    else bce_dispatch<LOGT + 1, ADD, REFRESH, HOT>(a, f, B, local, x, xh, y, z, smem);
   }
 }
 
@@ -202,33 +211,55 @@ __device__ static void bce_dispatch(const BCEKernelArgs &a, const BCERefreshArgs
    One CUDA block per sub-block, in the order of sched: the blocks of several threads per row first, widest
    first (they take longest), then the sub-blocks of one thread per row by their first original row, so that
    the GPU works on nearby original rows of every such block at once: y is written, and x read, about as
-   locally as by a CSR product. 40 registers, 6 CUDA blocks per SM.
+   locally as by a CSR product. 40 registers, 6 CUDA blocks per SM. With HOT, the hot columns (a column index ~j) are
+   read from xh, x packed at them before the product; xh is an argument of its own, not a field of a (so that the
+   argument structure's size stays and the kernels without HOT do not change).
 */
-template <bool ADD, bool REFRESH>
-__global__ static void __launch_bounds__(BCE_BLOCK, REFRESH ? BCE_MIN_BLOCKS_REFRESH : 6) bce_mult_kernel(const BCEKernelArgs a, const BCERefreshArgs f, const PetscScalar *__restrict__ x, const PetscScalar *y, PetscScalar *z)
+template <bool ADD, bool REFRESH, bool HOT>
+__global__ static void __launch_bounds__(BCE_BLOCK, REFRESH ? BCE_MIN_BLOCKS_REFRESH : 6) bce_mult_kernel(const BCEKernelArgs a, const BCERefreshArgs f, const PetscScalar *__restrict__ x, const PetscScalar *__restrict__ xh, const PetscScalar *y, PetscScalar *z)
 {
   __shared__ PetscScalar smem[BCE_WARPS];
   const long long        e     = __ldg(a.sched + blockIdx.x);
   const BCEBlock         B     = a.blocks[e >> 32];
   const int              local = (int)(e & 0xffffffff);
 
-  bce_dispatch<0, ADD, REFRESH>(a, f, B, local, x, y, z, smem);
+  bce_dispatch<0, ADD, REFRESH, HOT>(a, f, B, local, x, xh, y, z, smem);
+}
+
+/* xh[j] = x[hot[j]]: the hot columns of x, packed before a product */
+__global__ static void __launch_bounds__(BCE_BLOCK) bce_hot_pack_kernel(int k, const int *__restrict__ hot, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ xh)
+{
+  const int j = blockIdx.x * BCE_BLOCK + threadIdx.x;
+
+  if (j < k) xh[j] = __ldg(x + __ldg(hot + j));
+}
+
+template <bool HOT>
+static void BCELaunch(const Mat_BCE *bc, const BCEKernelArgs &a, const BCERefreshArgs *f, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
+{
+  const BCERefreshArgs none = {NULL, NULL, NULL};
+  const unsigned       grid = (unsigned)bc->h.nsub;
+
+  if (f) {
+    if (y) bce_mult_kernel<true, true, HOT><<<grid, BCE_BLOCK, 0, stream>>>(a, *f, x, bc->xh, y, z);
+    else bce_mult_kernel<false, true, HOT><<<grid, BCE_BLOCK, 0, stream>>>(a, *f, x, bc->xh, NULL, z);
+  } else {
+    if (y) bce_mult_kernel<true, false, HOT><<<grid, BCE_BLOCK, 0, stream>>>(a, none, x, bc->xh, y, z);
+    else bce_mult_kernel<false, false, HOT><<<grid, BCE_BLOCK, 0, stream>>>(a, none, x, bc->xh, NULL, z);
+  }
 }
 
 /* The product, and with f the refresh fused into it (f: NULL for the product alone) */
 static PetscErrorCode BCEMultPossiblyRefresh(const Mat_BCE *bc, const BCERefreshArgs *f, const PetscScalar *x, const PetscScalar *y, PetscScalar *z, cudaStream_t stream)
 {
-  const BCEKernelArgs  a    = {bc->sched, bc->blocks, bc->rowno, bc->rowlen, bc->col, bc->val, bc->partial, bc->done};
-  const BCERefreshArgs none = {NULL, NULL, NULL};
+  const BCEKernelArgs a = {bc->sched, bc->blocks, bc->rowno, bc->rowlen, bc->col, bc->val, bc->partial, bc->done};
 
   PetscFunctionBegin;
-  if (f) {
-    if (y) bce_mult_kernel<true, true><<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, stream>>>(a, *f, x, y, z);
-    else bce_mult_kernel<false, true><<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, stream>>>(a, *f, x, NULL, z);
-  } else {
-    if (y) bce_mult_kernel<true, false><<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, stream>>>(a, none, x, y, z);
-    else bce_mult_kernel<false, false><<<(unsigned)bc->h.nsub, BCE_BLOCK, 0, stream>>>(a, none, x, NULL, z);
-  }
+  if (bc->nhot) {
+    bce_hot_pack_kernel<<<(unsigned)((bc->nhot + BCE_BLOCK - 1) / BCE_BLOCK), BCE_BLOCK, 0, stream>>>((int)bc->nhot, bc->hotcol, x, bc->xh);
+    PetscCallCUDA(cudaGetLastError());
+    BCELaunch<true>(bc, a, f, x, y, z, stream);
+  } else BCELaunch<false>(bc, a, f, x, y, z, stream);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -329,16 +360,17 @@ __global__ static void bce_rows_kernel(int m, const int *__restrict__ rowptr, co
 
 /*
    Entry e of the CSR goes to its slot: its row is found by binary search, so long rows cost no more than short ones.
-   Entry j of a row goes to the row's j-th slot, so a value refresh finds it at the row's start + j in the CSR.
+   Entry j of a row goes to the row's j-th slot, so a value refresh finds it at the row's start + j in the CSR. With map
+   (hot columns), the slot's column is map[column].
 */
-__global__ static void bce_fill_kernel(int m, int nnz, int nblocks, int empty, const BCEBlock *__restrict__ blocks, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, int *__restrict__ col, PetscScalar *__restrict__ val)
+__global__ static void bce_fill_kernel(int m, int nnz, int nblocks, int empty, const BCEBlock *__restrict__ blocks, const int *__restrict__ rowptr, const int *__restrict__ colind, const PetscScalar *__restrict__ csrval, const int *__restrict__ iperm, const int *__restrict__ map, int *__restrict__ col, PetscScalar *__restrict__ val)
 {
   for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < nnz; e += (long long)gridDim.x * blockDim.x) {
     const int       lo = MatGPUFormatRowOfEntry(rowptr, m, e);
     const int       b = bce_block_of(nblocks, empty, blocks, rowptr[lo + 1] - rowptr[lo]), logt = blocks[b].logt, j = (int)(e - rowptr[lo]);
     const long long slot = blocks[b].pos + (long long)(j >> logt) * ((long long)blocks[b].nrows << logt) + ((long long)(iperm[lo] - blocks[b].row0) << logt) + (j & ((1 << logt) - 1));
 
-    col[slot] = colind[e];
+    col[slot] = map ? map[colind[e]] : colind[e]; /* map: ~j for the j-th hot column */
     val[slot] = csrval[e];
   }
 }
@@ -407,6 +439,10 @@ static PetscErrorCode BCEReset(void *fmt)
   bc->sched                                    = NULL;
   bc->val = bc->partial = NULL;
   bc->done              = NULL;
+  bc->hotcol            = NULL;
+  bc->xh                = NULL;
+  bc->nhot              = 0;
+  bc->hotnnz            = 0;
   /* the views first, so that none outlives its block on any path */
   for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(bc->mem); i++) PetscCall(MatGPUFormatDeviceFree_Private(&bc->mem[i]));
   PetscCall(BCEDestroyHost(&bc->h));
@@ -431,7 +467,7 @@ static PetscErrorCode BCEDeviceL(PetscInt *L)
   PetscFunctionBegin;
   PetscCallCUDA(cudaGetDevice(&dev));
   PetscCallCUDA(cudaDeviceGetAttribute(&maxblocks, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
-  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&active, bce_mult_kernel<false, false>, BCE_BLOCK, 0));
+  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&active, bce_mult_kernel<false, false, false>, BCE_BLOCK, 0));
   *L = PetscMax(1, (PetscInt)active * BCE_BLOCK / PetscMax(1, maxblocks));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -518,14 +554,97 @@ static PetscErrorCode BCEDistribution(const MatGPUFormatCSR *csr, MatGPUFormatSc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Entries per column: count[c] += 1 for each entry; the lanes of a warp with the same column add once */
+__global__ static void bce_column_count_kernel(long long nnz, const int *__restrict__ colind, int *__restrict__ count)
+{
+  for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e - (threadIdx.x & 31) < nnz; e += (long long)gridDim.x * blockDim.x) {
+    const bool     in   = e < nnz;
+    const int      c    = in ? colind[e] : -1;
+    const unsigned same = __match_any_sync(0xffffffffu, c);
+
+    if (in && (threadIdx.x & 31) == __ffs(same) - 1) atomicAdd(count + c, __popc(same));
+  }
+}
+
+/* map[hot[j]] = ~j: the column index the slots of hot column j hold */
+__global__ static void bce_hot_map_kernel(int k, const int *__restrict__ hot, int *__restrict__ map)
+{
+  const int j = blockIdx.x * BCE_BLOCK + threadIdx.x;
+
+  if (j < k) map[hot[j]] = ~j;
+}
+
+/*
+   The hot columns (-mat_bce_hot_columns k): the k columns with the most entries (ties: the lower column first; columns
+   without entries never), into bc->hotcol, and the map of every column to the index the slots hold (the column, or ~j
+   for the j-th hot column), a temporary in the scratch that the caller releases after the fill. *map is NULL when there
+   are none. One round trip: the counts of the k columns.
+*/
+static PetscErrorCode BCEHotColumns(Mat_BCE *bc, const MatGPUFormatCSR *csr, int **map)
+{
+  const PetscInt n = csr->n, k = PetscMin(bc->hot, csr->n);
+  const auto     policy = MatGPUFormatThrustPolicy(csr->stream);
+  int           *count, *countsorted, *ids, *idssorted, *hcount;
+  void          *work      = NULL;
+  size_t         workbytes = 0;
+  PetscInt       mark, nhot = 0;
+  PetscInt64     hotnnz = 0;
+  cudaError_t    cerr;
+
+  PetscFunctionBegin;
+  *map = NULL;
+  if (k <= 0 || !csr->nnz) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)n * sizeof(int), (void **)map)); /* kept to the fill */
+  mark = bc->scratch.n;
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)n * sizeof(int), (void **)&count));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)n * sizeof(int), (void **)&countsorted));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)n * sizeof(int), (void **)&ids));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", (size_t)n * sizeof(int), (void **)&idssorted));
+  PetscCallCUDA(cudaMemsetAsync(count, 0, (size_t)n * sizeof(int), csr->stream));
+  bce_column_count_kernel<<<PetscMin(MatGPUFormatGrid(csr->nnz, BCE_BLOCK), 4096), BCE_BLOCK, 0, csr->stream>>>((long long)csr->nnz, csr->colind, count);
+  PetscCallCUDA(cudaGetLastError());
+  MatGPUFormatCallThrust(thrust::sequence(policy, ids, ids + n));
+  /* stable: among columns of equal counts the lower comes first, so the choice is deterministic */
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairsDescending(work, workbytes, count, countsorted, ids, idssorted, (int)n, 0, 32, csr->stream));
+  PetscCall(MatGPUFormatScratchMalloc_Private(&bc->scratch, "BCE", workbytes, &work));
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairsDescending(work, workbytes, count, countsorted, ids, idssorted, (int)n, 0, 32, csr->stream));
+  PetscCall(PetscMalloc1(k, &hcount));
+  cerr = cudaMemcpyAsync(hcount, countsorted, (size_t)k * sizeof(int), cudaMemcpyDeviceToHost, csr->stream);
+  if (cerr == cudaSuccess) cerr = cudaStreamSynchronize(csr->stream);
+  if (cerr == cudaSuccess)
+    for (; nhot < k && hcount[nhot] > 0; nhot++) hotnnz += hcount[nhot];
+  PetscCall(PetscFree(hcount));
+  PetscCallCUDA(cerr);
+  if (nhot) {
+    const MatGPUFormatArray arrays[] = {
+        {(void **)&bc->hotcol, (size_t)nhot * sizeof(int)        },
+        {(void **)&bc->xh,     (size_t)nhot * sizeof(PetscScalar)}
+    };
+
+    PetscCall(MatGPUFormatDeviceMallocArrays_Private("BCE", &bc->mem[2], PETSC_STATIC_ARRAY_LENGTH(arrays), arrays));
+    PetscCallCUDA(cudaMemcpyAsync(bc->hotcol, idssorted, (size_t)nhot * sizeof(int), cudaMemcpyDeviceToDevice, csr->stream));
+    MatGPUFormatCallThrust(thrust::sequence(policy, *map, *map + n));
+    bce_hot_map_kernel<<<(unsigned)((nhot + BCE_BLOCK - 1) / BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)nhot, bc->hotcol, *map);
+    PetscCallCUDA(cudaGetLastError());
+  }
+  PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, mark)); /* in stream order */
+  bc->nhot   = nhot;
+  bc->hotnnz = hotnnz;
+  if (!nhot) {
+    PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, mark - 1));
+    *map = NULL;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
 {
   Mat_BCE       *bc = (Mat_BCE *)fmt;
   BCEArrays     *h  = &bc->h;
-  PetscInt       q = 0, k, *len = NULL, *ends, nempty, mark;
+  PetscInt       q = 0, k, *len = NULL, *ends, nempty, mark, markhot;
   PetscInt64    *cnt = NULL, rows = 0;
   PetscLogDouble t0, t1;
-  int           *key = NULL, *keysorted = NULL, *iota = NULL, endbit = 1;
+  int           *key = NULL, *keysorted = NULL, *iota = NULL, *map = NULL, endbit = 1;
   void          *work      = NULL;
   size_t         workbytes = 0, bytes;
 
@@ -554,6 +673,9 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCall(PetscFree(ends));
   PetscCall(PetscFree2(len, cnt));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "partition"));
+  markhot = bc->scratch.n;
+  PetscCall(BCEHotColumns(bc, csr, &map));
+  if (bc->hot) PetscCall(MatGPUFormatBuildPhase_Private(csr, "hot columns"));
 
   /* the rows into their blocks: a stable radix sort of the rows by block, on the bits of the block index */
   {
@@ -605,13 +727,14 @@ static PetscErrorCode BCEBuild(void *fmt, const MatGPUFormatCSR *csr)
   PetscCallCUDA(cudaMemsetAsync(bc->col, 0, (size_t)h->nslots * sizeof(int), csr->stream));
   PetscCallCUDA(cudaMemsetAsync(bc->val, 0, (size_t)h->nslots * sizeof(PetscScalar), csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "allocate"));
-  bce_fill_kernel<<<MatGPUFormatGrid(h->nnz, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nnz, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, csr->colind, csr->val, bc->iperm, bc->col, bc->val);
+  bce_fill_kernel<<<MatGPUFormatGrid(h->nnz, BCE_BLOCK), BCE_BLOCK, 0, csr->stream>>>((int)h->m, (int)h->nnz, (int)h->nblocks, nempty ? 1 : 0, bc->blocks, csr->rowptr, csr->colind, csr->val, bc->iperm, map, bc->col, bc->val);
   PetscCallCUDA(cudaGetLastError());
-  PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, mark)); /* iperm, in stream order */
+  PetscCall(MatGPUFormatScratchRelease_Private(&bc->scratch, markhot)); /* iperm and the map, in stream order */
+  (void)mark;
   bc->iperm = NULL;
   if (h->nsplit) PetscCallCUDA(cudaMemsetAsync(bc->done, 0, (size_t)h->nsplit * sizeof(unsigned), csr->stream));
   PetscCall(MatGPUFormatBuildPhase_Private(csr, "fill"));
-  bc->bytes = (PetscLogDouble)bytes + (PetscLogDouble)h->nblocks * sizeof(BCEBlock) + 2.0 * h->m * sizeof(int) + (PetscLogDouble)h->nsub * sizeof(long long) + (PetscLogDouble)h->nparts * sizeof(PetscScalar) + (PetscLogDouble)h->nsplit * sizeof(unsigned);
+  bc->bytes = (PetscLogDouble)bytes + (PetscLogDouble)h->nblocks * sizeof(BCEBlock) + 2.0 * h->m * sizeof(int) + (PetscLogDouble)h->nsub * sizeof(long long) + (PetscLogDouble)h->nparts * sizeof(PetscScalar) + (PetscLogDouble)h->nsplit * sizeof(unsigned) + (PetscLogDouble)bc->nhot * (sizeof(int) + sizeof(PetscScalar));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -687,6 +810,7 @@ static PetscErrorCode BCECopyParams(const void *src, void *dst)
   ((Mat_BCE *)dst)->L     = ((const Mat_BCE *)src)->L;
   ((Mat_BCE *)dst)->merge = ((const Mat_BCE *)src)->merge;
   ((Mat_BCE *)dst)->wide  = ((const Mat_BCE *)src)->wide;
+  ((Mat_BCE *)dst)->hot   = ((const Mat_BCE *)src)->hot;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -695,21 +819,23 @@ static PetscErrorCode BCESameParams(const void *pa, const void *pb, PetscBool *s
   const Mat_BCE *a = (const Mat_BCE *)pa, *b = (const Mat_BCE *)pb;
 
   PetscFunctionBegin;
-  *same = (PetscBool)(a->L == b->L && a->merge == b->merge && a->wide.row == b->wide.row && a->wide.entries == b->wide.entries);
+  *same = (PetscBool)(a->L == b->L && a->merge == b->merge && a->wide.row == b->wide.row && a->wide.entries == b->wide.entries && a->hot == b->hot);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode BCESetFromOptions(void *fmt, MatGPUFormatOptionItems PetscOptionsObject)
 {
   Mat_BCE *bc = (Mat_BCE *)fmt;
-  PetscInt L = bc->L, merge = bc->merge, wrow = bc->wide.row, wide = bc->wide.entries;
+  PetscInt L = bc->L, merge = bc->merge, wrow = bc->wide.row, wide = bc->wide.entries, hot = bc->hot;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsInt("-mat_bce_l", "The cost model's L, in threads: a block keeping fewer threads busy costs as much as one of L; 0 derives it from the GPU", "MATSEQBCE", L, &L, NULL));
   PetscCall(PetscOptionsInt("-mat_bce_merge_lengths", "Merge the distinct row lengths into at most this many groups before the partition (the paper merges past 100); 0: never, the partition is exact", "MATSEQBCE", merge, &merge, NULL));
   PetscCall(PetscOptionsInt("-mat_bce_wide_row", "Rows of more than this many entries are wide; 0 chooses: 16 in a matrix of at most 2^20 entries, else 512", "MATSEQBCE", wrow, &wrow, NULL));
   PetscCall(PetscOptionsInt("-mat_bce_wide_entries_per_thread", "Entries per thread at most in wide rows, 1 to 64 (64 in the others); 0 chooses: 16 when wide rows hold at most 2^21 entries, else 64", "MATSEQBCE", wide, &wide, NULL));
+  PetscCall(PetscOptionsInt("-mat_bce_hot_columns", "Read the entries of this many columns with the most entries from a copy of x packed before each product, so that their reads share cache lines; 0: none", "MATSEQBCE", hot, &hot, NULL));
   PetscCheck(L >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_l %" PetscInt_FMT " is negative", L);
+  PetscCheck(hot >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_hot_columns %" PetscInt_FMT " is negative", hot);
   PetscCheck(merge >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_merge_lengths %" PetscInt_FMT " is negative", merge);
   PetscCheck(wrow >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_wide_row %" PetscInt_FMT " is negative", wrow);
   PetscCheck(wide >= 0 && wide <= BCE_ENTRIES_PER_THREAD, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_wide_entries_per_thread %" PetscInt_FMT " is not in [0, %d]", wide, BCE_ENTRIES_PER_THREAD);
@@ -717,6 +843,7 @@ static PetscErrorCode BCESetFromOptions(void *fmt, MatGPUFormatOptionItems Petsc
   bc->merge        = merge;
   bc->wide.row     = wrow;
   bc->wide.entries = wide;
+  bc->hot          = hot;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -733,6 +860,7 @@ static PetscErrorCode BCEView(void *fmt, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; %" PetscInt_FMT " empty rows\n", bc->stats.mean, bc->stats.stddev, bc->stats.maxlen, h->nempty));
   PetscCall(PetscViewerASCIIPrintf(viewer, "threads per row: at most %d entries each, %" PetscInt_FMT " (%s) in rows of more than %" PetscInt_FMT " entries (%s)\n", BCE_ENTRIES_PER_THREAD, h->wide.entries, bc->wide.entries ? "set" : "chosen", h->wide.row, bc->wide.row ? "set" : "chosen"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " slots for %" PetscInt_FMT " entries: padding ratio %.4f (never read); %" PetscInt_FMT " CUDA blocks of %d threads, %" PetscInt_FMT " rows split in parts\n", h->nslots, h->nnz, (double)BCEPaddingRatio(h), h->nsub, BCE_BLOCK, h->nsplit));
+  if (bc->hot) PetscCall(PetscViewerASCIIPrintf(viewer, "hot columns: %" PetscInt_FMT " (of %" PetscInt_FMT " requested) hold %.1f%% of the entries, read from x packed before each product\n", bc->nhot, bc->hot, h->nnz ? 100.0 * (double)bc->hotnnz / (double)h->nnz : 0.0));
   PetscCall(PetscViewerASCIIPrintf(viewer, "blocks (M_i = width, rows, threads per row):"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   for (PetscInt b = b0; b < h->nblocks; b++) {
@@ -783,11 +911,12 @@ MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, MATMPIBCE, BCECreate, BCEC
 .  -mat_bce_l <L> - the cost model's L, in threads; 0 (default) derives it from the GPU's occupancy limits
 .  -mat_bce_merge_lengths <G> - merge the distinct row lengths into at most G groups first (the paper's rule past 100 lengths); 0 (default): never, the partition is exact
 .  -mat_bce_wide_row <W> - rows of more than W entries are wide; 0 (default): 16 in a matrix of at most 2^20 entries, else 512
--  -mat_bce_wide_entries_per_thread <n> - entries per thread at most in wide rows, 1 to 64 (64 in the others); 0 (default): 16 when the wide rows hold at most 2^21 entries, else 64
+.  -mat_bce_wide_entries_per_thread <n> - entries per thread at most in wide rows, 1 to 64 (64 in the others); 0 (default): 16 when the wide rows hold at most 2^21 entries, else 64
+-  -mat_bce_hot_columns <k> - the k columns with the most entries are read from a copy of x packed before each product (an extra kernel), so that the reads of those entries share cache lines; 0 (default): none
 
    Level: beginner
 
-.seealso: [](ch_matrices), `Mat`, `MATBCE`, `MATSEQAIJCUSPARSE`, `MATSEQSELLCS`, `MatBCEGetPartition()`, `MatBCEGetWideRows()`, `MatGPUFormatGetDeviceMemory()`
+.seealso: [](ch_matrices), `Mat`, `MATBCE`, `MATSEQAIJCUSPARSE`, `MATSEQSELLCS`, `MatBCEGetPartition()`, `MatBCEGetWideRows()`, `MatBCEGetHotColumns()`, `MatGPUFormatGetDeviceMemory()`
 M*/
 PetscErrorCode MatCreate_SeqBCE(Mat A)
 {
@@ -827,6 +956,40 @@ PetscErrorCode MatBCEGetPartition(Mat A, PetscInt *L, PetscInt *k, PetscInt **wi
     PetscCall(PetscMalloc1(bc->h.k, widths));
     for (PetscInt i = 0; i < bc->h.k; i++) (*widths)[i] = bc->h.blocks[i + (bc->h.nempty ? 1 : 0)].width;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatBCEGetHotColumns - Gets the hot columns of a `MATSEQBCE` matrix's last build: the columns with the most entries,
+  whose entries its product reads from a copy of x packed before each product
+
+  Not Collective
+
+  Input Parameter:
+. A - the matrix
+
+  Output Parameters:
++ requested - the hot columns requested (-mat_bce_hot_columns; 0: none)
+. nhot      - the hot columns of the last build: the requested number, or fewer where fewer columns have entries
+- hotnnz    - the entries in those columns
+
+  Level: intermediate
+
+  Note:
+  0 before the first build. Pass `NULL` for values not needed.
+
+.seealso: [](ch_matrices), `Mat`, `MATSEQBCE`, `MatBCEGetPartition()`
+@*/
+PetscErrorCode MatBCEGetHotColumns(Mat A, PetscInt *requested, PetscInt *nhot, PetscInt64 *hotnnz)
+{
+  Mat_BCE *bc;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscCall(MatGPUFormatRequireFormat_Private(A, &MatBCEOps, (void **)&bc));
+  if (requested) *requested = bc->hot;
+  if (nhot) *nhot = bc->nhot;
+  if (hotnnz) *hotnnz = bc->hotnnz;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
