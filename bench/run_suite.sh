@@ -6,8 +6,8 @@
 # dia (issue 18: the stencils and matrices of rising fill, every type), hyb (issue 18: HYB and ELL on the irregular
 # matrices and two stencils), ell (issue 18: ELL's fill bound on matrices of rising fill) or argcsr (issue 18: ARG-CSR
 # against every type on irregular matrices and stencils), auto (issue 19: every type and gpuauto on the matrices its model is
-# fitted on), auto-check (the same on matrices it was not fitted on) or hot (issue 19, point 2: BCE's hot columns on the
-# irregular matrices, with the balanced yardsticks, and on a stencil).
+# fitted on), auto-check (the same on matrices it was not fitted on) or hot (issue 19, point 2: BCE's hot columns on R-MAT
+# and the circuit-like matrix, with the balanced_hot yardstick, and on a stencil).
 #
 # Run on a GPU host from the project root after the build:
 #   bench/run_suite.sh cmrs
@@ -253,18 +253,17 @@ refresh) # products right after a change of values (value_change_us), the format
   TYPES="aijcusparse,cmrs,sellcs,bce"
   MATRICES=("${SELLCS_MATRICES[@]}")
   ;;
-hot) # issue 19, point 2: BCE with its k most used columns read from a packed copy of x (-mat_bce_hot_columns), against
-  # aijcusparse, BCE without, SELL-C-sigma and the balanced yardsticks (balanced_hot packs 16,384), on R-MAT at three
-  # scales, the circuit-like and LP-like matrices and, as a control where packing cannot help, the 2D Laplacian
-  TYPES="aijcusparse,sellcs,bce"
-  for k in 4096 16384 65536; do TYPES+=",bce/mat_bce_hot_columns=$k"; done
-  TYPES+=",balanced,balanced_hot"
+hot) # issue 19, point 2: BCE with its most used columns read from a packed copy of x (-mat_bce_hot_columns: the default
+  # automatic choice, none, and 65,536 to 262,144 of them), against aijcusparse and the balanced_hot yardstick (16,384 packed),
+  # on R-MAT at three scales, the circuit-like matrix (columns used evenly) and, as a control, the 2D Laplacian
+  TYPES="aijcusparse,bce,bce/mat_bce_hot_columns=0"
+  for k in 65536 131072 262144; do TYPES+=",bce/mat_bce_hot_columns=$k"; done
+  TYPES+=",balanced_hot"
   MATRICES=(
     "rmat -scale 20 -edge_factor 16"
     "rmat -scale 21 -edge_factor 16"
     "rmat -scale 22 -edge_factor 16"
     "circuit -rows 4000000"
-    "lp1 -rows 4000000"
     "lap2d5 -grid 2048"
   )
   ;;

@@ -253,11 +253,16 @@ static PetscErrorCode BCEReference(Mat A, const PetscInt *ia, const PetscInt *ja
     for (PetscInt i = 0; i < k; i++) PetscCheck(widths[i] == F.blocks[i + (F.nempty ? 1 : 0)].width, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device block %" PetscInt_FMT " has width %" PetscInt_FMT ", the host reference %d", i, widths[i], F.blocks[i + (F.nempty ? 1 : 0)].width);
   }
   PetscCall(PetscFree(widths));
-  /* the hot columns: the requested number (a variant's, else the options database's), or the columns with entries if fewer,
-     those with the most entries (their entries: the largest counts' sum) */
-  if (!hot) PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_bce_hot_columns", &hot, NULL));
+  /* the hot columns: the requested number (a variant's, else the options database's, else automatic), or the columns with
+     entries if fewer, those with the most entries (their entries: the largest counts' sum); automatic: none, or as many as
+     the device kept, holding at least BCE_HOT_MIN_SHARE of the entries */
+  if (!hot) {
+    hot = -1;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_bce_hot_columns", &hot, NULL));
+  }
   PetscCall(MatBCEGetHotColumns(A, &req_hot, &nhot, &hotnnz));
   PetscCheck(req_hot == hot, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-mat_bce_hot_columns %" PetscInt_FMT " requested, the matrix has %" PetscInt_FMT, hot, req_hot);
+  if (hot < 0) hot = nhot;
   if (L && ia[m]) {
     PetscInt *count;
 
@@ -268,6 +273,7 @@ static PetscErrorCode BCEReference(Mat A, const PetscInt *ia, const PetscInt *ja
     PetscCall(PetscFree(count));
   }
   PetscCheck(nhot == used && hotnnz == inhot, PETSC_COMM_SELF, PETSC_ERR_PLIB, "hot columns: %" PetscInt_FMT " holding %" PetscInt64_FMT " entries on the device, %" PetscInt_FMT " holding %" PetscInt_FMT " by the host", nhot, hotnnz, used, inhot);
+  PetscCheck(req_hot >= 0 || !nhot || (PetscReal)inhot >= BCE_HOT_MIN_SHARE * (PetscReal)ia[m], PETSC_COMM_SELF, PETSC_ERR_PLIB, "automatic hot columns: %" PetscInt_FMT " kept holding %" PetscInt_FMT " of %" PetscInt_FMT " entries", nhot, inhot, ia[m]);
   PetscCall(BCEMultHost(&F, x, y, z));
   PetscCall(BCEDestroyHost(&F));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -712,7 +718,7 @@ static PetscErrorCode HYBCheckLongRows(void)
 static const Format formats[] = {
     {MATCMRS,   MATSEQCMRS,   "CMRS",   192, 1, CMRSVariant,   CMRSResetVariant,   CMRSReference,   "mat_cmrs_height",  "8",    "4",  CMRSCheckOption,   {"mat_cmrs_height", "3", "mat_cmrs_strips_per_warp", "3", "mat_cmrs_chunk", "31", "mat_cmrs_chunk", "8192", "mat_cmrs_long_strip", "-1", NULL},                                                    PETSC_FALSE, NULL            },
     {MATSELLCS, MATSEQSELLCS, "SELLCS", 160, 5, SELLCSVariant, SELLCSResetVariant, SELLCSReference, "mat_sellcs_c",     "16",   "32", SELLCSCheckOption, {"mat_sellcs_c", "12", "mat_sellcs_sigma", "3", "mat_sellcs_threads_per_row", "3", "mat_sellcs_long_row", "-1", "mat_sellcs_refresh_threads_per_row", "64", NULL},                                 PETSC_FALSE, NULL            },
-    {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",        "32",   "64", BCECheckOption,    {"mat_bce_l", "-1", "mat_bce_merge_lengths", "-1", "mat_bce_wide_entries_per_thread", "65", "mat_bce_wide_entries_per_thread", "-1", "mat_bce_wide_row", "-1", "mat_bce_hot_columns", "-1", NULL}, PETSC_FALSE, NULL            },
+    {MATBCE,    MATSEQBCE,    "BCE",    10,  0, BCEVariant,    BCEResetVariant,    BCEReference,    "mat_bce_l",        "32",   "64", BCECheckOption,    {"mat_bce_l", "-1", "mat_bce_merge_lengths", "-1", "mat_bce_wide_entries_per_thread", "65", "mat_bce_wide_entries_per_thread", "-1", "mat_bce_wide_row", "-1", "mat_bce_hot_columns", "-2", NULL}, PETSC_FALSE, NULL            },
     {MATDIA,    MATSEQDIA,    "DIA",    2,   0, DIAVariant,    DIAResetVariant,    DIAReference,    "mat_dia_max_fill", "1000", "10", DIACheckOption,    {"mat_dia_max_fill", "0.5", "mat_dia_max_fill", "-1", NULL},                                                                                                                                       PETSC_TRUE,  DIACheckBounds  },
     {MATHYB,    MATSEQHYB,    "HYB",    6,   0, HYBVariant,    HYBResetVariant,    HYBReference,    "mat_hyb_width",    "7",    "9",  HYBCheckOption,    {"mat_hyb_width", "-1", NULL},                                                                                                                                                                     PETSC_FALSE, HYBCheckLongRows},
     {MATELL,    MATSEQELL,    "ELL",    4,   0, ELLVariant,    HYBResetVariant,    HYBReference,    "mat_ell_max_fill", "1000", "10", ELLCheckOption,    {"mat_ell_max_fill", "0.5", "mat_ell_max_fill", "-1", NULL},                                                                                                                                       PETSC_FALSE, ELLCheckBounds  },

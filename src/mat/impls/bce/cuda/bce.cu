@@ -19,10 +19,11 @@
 #define BCE_WARPS              (BCE_BLOCK / 32)
 
 typedef struct {
-  PetscInt             L;      /* requested L; 0: derived from the device */
-  PetscInt             merge;  /* -mat_bce_merge_lengths; 0: never */
-  BCEWide              wide;   /* -mat_bce_wide_row and -mat_bce_wide_entries_per_thread; a field 0: chosen (BCEWideChoose()) */
-  PetscInt             hot;    /* -mat_bce_hot_columns: the columns with the most entries to read from a packed copy of x; 0: none */
+  PetscInt L;                  /* requested L; 0: derived from the device */
+  PetscInt merge;              /* -mat_bce_merge_lengths; 0: never */
+  BCEWide  wide;               /* -mat_bce_wide_row and -mat_bce_wide_entries_per_thread; a field 0: chosen (BCEWideChoose()) */
+  PetscInt hot;                /* -mat_bce_hot_columns: the columns with the most entries to read from a packed copy of x; 0: none;
+                                  -1: automatic (BCE_HOT_AUTO, bce.h) */
   PetscInt             Lgpu;   /* L derived from the device */
   BCEArrays            h;      /* sizes and blocks, on the host; the row and entry arrays below are on the device */
   BCEBlock            *blocks; /* h.nblocks */
@@ -36,6 +37,8 @@ typedef struct {
   int                 *hotcol;  /* nhot: the hot columns, most entries first; col holds ~j for hotcol[j] */
   PetscScalar         *xh;      /* nhot: x at the hot columns, packed before each product */
   PetscInt64           hotnnz;  /* the entries in the hot columns */
+  PetscInt             hotk;    /* the hot columns the last build considered (automatic: 0 where the rows are regular) */
+  PetscInt64           hotknnz; /* the entries in those, kept or not */
   MatGPUFormatRowStats stats;
   PetscLogDouble       bytes, partition_ms;
   MatGPUFormatScratch  scratch; /* the build's device temporaries */
@@ -443,6 +446,8 @@ static PetscErrorCode BCEReset(void *fmt)
   bc->xh                = NULL;
   bc->nhot              = 0;
   bc->hotnnz            = 0;
+  bc->hotk              = 0;
+  bc->hotknnz           = 0;
   /* the views first, so that none outlives its block on any path */
   for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(bc->mem); i++) PetscCall(MatGPUFormatDeviceFree_Private(&bc->mem[i]));
   PetscCall(BCEDestroyHost(&bc->h));
@@ -578,18 +583,20 @@ __global__ static void bce_hot_map_kernel(int k, const int *__restrict__ hot, in
    The hot columns (-mat_bce_hot_columns k): the k columns with the most entries (ties: the lower column first; columns
    without entries never), into bc->hotcol, and the map of every column to the index the slots hold (the column, or ~j
    for the j-th hot column), a temporary in the scratch that the caller releases after the fill. *map is NULL when there
-   are none. One round trip: the counts of the k columns.
+   are none. One round trip: the counts of the k columns. Automatic (k = -1): the rule of BCE_HOT_AUTO (bce.h)
 */
 static PetscErrorCode BCEHotColumns(Mat_BCE *bc, const MatGPUFormatCSR *csr, int **map)
 {
-  const PetscInt n = csr->n, k = PetscMin(bc->hot, csr->n);
-  const auto     policy = MatGPUFormatThrustPolicy(csr->stream);
-  int           *count, *countsorted, *ids, *idssorted, *hcount;
-  void          *work      = NULL;
-  size_t         workbytes = 0;
-  PetscInt       mark, nhot = 0;
-  PetscInt64     hotnnz = 0;
-  cudaError_t    cerr;
+  const PetscBool automatic = (PetscBool)(bc->hot < 0);
+  const PetscBool irregular = (PetscBool)(csr->stats.stddev > csr->stats.mean && csr->n >= BCE_HOT_MIN_COLUMNS);
+  const PetscInt  n = csr->n, k = automatic ? (irregular ? PetscMin(BCE_HOT_AUTO, n / BCE_HOT_FRACTION) : 0) : PetscMin(bc->hot, csr->n);
+  const auto      policy = MatGPUFormatThrustPolicy(csr->stream);
+  int            *count, *countsorted, *ids, *idssorted, *hcount;
+  void           *work      = NULL;
+  size_t          workbytes = 0;
+  PetscInt        mark, nhot = 0;
+  PetscInt64      hotnnz = 0;
+  cudaError_t     cerr;
 
   PetscFunctionBegin;
   *map = NULL;
@@ -615,6 +622,12 @@ static PetscErrorCode BCEHotColumns(Mat_BCE *bc, const MatGPUFormatCSR *csr, int
     for (; nhot < k && hcount[nhot] > 0; nhot++) hotnnz += hcount[nhot];
   PetscCall(PetscFree(hcount));
   PetscCallCUDA(cerr);
+  bc->hotk    = k;
+  bc->hotknnz = hotnnz;
+  if (automatic && (PetscReal)hotnnz < PetscMax(BCE_HOT_MIN_SHARE, BCE_HOT_SKEW * (PetscReal)k / (PetscReal)n) * (PetscReal)csr->nnz) { /* too few entries in them to pay */
+    nhot   = 0;
+    hotnnz = 0;
+  }
   if (nhot) {
     const MatGPUFormatArray arrays[] = {
         {(void **)&bc->hotcol, (size_t)nhot * sizeof(int)        },
@@ -800,7 +813,8 @@ static PetscErrorCode BCECreate(void **fmt)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&bc));
-  *fmt = bc;
+  bc->hot = -1; /* automatic */
+  *fmt    = bc;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -833,9 +847,9 @@ static PetscErrorCode BCESetFromOptions(void *fmt, MatGPUFormatOptionItems Petsc
   PetscCall(PetscOptionsInt("-mat_bce_merge_lengths", "Merge the distinct row lengths into at most this many groups before the partition (the paper merges past 100); 0: never, the partition is exact", "MATSEQBCE", merge, &merge, NULL));
   PetscCall(PetscOptionsInt("-mat_bce_wide_row", "Rows of more than this many entries are wide; 0 chooses: 16 in a matrix of at most 2^20 entries, else 512", "MATSEQBCE", wrow, &wrow, NULL));
   PetscCall(PetscOptionsInt("-mat_bce_wide_entries_per_thread", "Entries per thread at most in wide rows, 1 to 64 (64 in the others); 0 chooses: 16 when wide rows hold at most 2^21 entries, else 64", "MATSEQBCE", wide, &wide, NULL));
-  PetscCall(PetscOptionsInt("-mat_bce_hot_columns", "Read the entries of this many columns with the most entries from a copy of x packed before each product, so that their reads share cache lines; 0: none", "MATSEQBCE", hot, &hot, NULL));
+  PetscCall(PetscOptionsInt("-mat_bce_hot_columns", "Read the entries of this many columns with the most entries from a copy of x packed before each product, so that their reads share cache lines; 0: none; -1: automatic, where the row lengths vary more than their mean and the most used columns hold enough entries", "MATSEQBCE", hot, &hot, NULL));
   PetscCheck(L >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_l %" PetscInt_FMT " is negative", L);
-  PetscCheck(hot >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_hot_columns %" PetscInt_FMT " is negative", hot);
+  PetscCheck(hot >= -1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_hot_columns %" PetscInt_FMT " is below -1 (automatic)", hot);
   PetscCheck(merge >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_merge_lengths %" PetscInt_FMT " is negative", merge);
   PetscCheck(wrow >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_wide_row %" PetscInt_FMT " is negative", wrow);
   PetscCheck(wide >= 0 && wide <= BCE_ENTRIES_PER_THREAD, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_bce_wide_entries_per_thread %" PetscInt_FMT " is not in [0, %d]", wide, BCE_ENTRIES_PER_THREAD);
@@ -860,7 +874,10 @@ static PetscErrorCode BCEView(void *fmt, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "row lengths: mean %.2f, standard deviation %.2f, longest %" PetscInt_FMT "; %" PetscInt_FMT " empty rows\n", bc->stats.mean, bc->stats.stddev, bc->stats.maxlen, h->nempty));
   PetscCall(PetscViewerASCIIPrintf(viewer, "threads per row: at most %d entries each, %" PetscInt_FMT " (%s) in rows of more than %" PetscInt_FMT " entries (%s)\n", BCE_ENTRIES_PER_THREAD, h->wide.entries, bc->wide.entries ? "set" : "chosen", h->wide.row, bc->wide.row ? "set" : "chosen"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " slots for %" PetscInt_FMT " entries: padding ratio %.4f (never read); %" PetscInt_FMT " CUDA blocks of %d threads, %" PetscInt_FMT " rows split in parts\n", h->nslots, h->nnz, (double)BCEPaddingRatio(h), h->nsub, BCE_BLOCK, h->nsplit));
-  if (bc->hot) PetscCall(PetscViewerASCIIPrintf(viewer, "hot columns: %" PetscInt_FMT " (of %" PetscInt_FMT " requested) hold %.1f%% of the entries, read from x packed before each product\n", bc->nhot, bc->hot, h->nnz ? 100.0 * (double)bc->hotnnz / (double)h->nnz : 0.0));
+  if (bc->hot > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "hot columns: %" PetscInt_FMT " (of %" PetscInt_FMT " requested) hold %.1f%% of the entries, read from x packed before each product\n", bc->nhot, bc->hot, h->nnz ? 100.0 * (double)bc->hotnnz / (double)h->nnz : 0.0));
+  else if (bc->hot < 0 && bc->nhot) PetscCall(PetscViewerASCIIPrintf(viewer, "hot columns (automatic): %" PetscInt_FMT " hold %.1f%% of the entries, read from x packed before each product\n", bc->nhot, h->nnz ? 100.0 * (double)bc->hotnnz / (double)h->nnz : 0.0));
+  else if (bc->hot < 0 && bc->hotk) PetscCall(PetscViewerASCIIPrintf(viewer, "hot columns (automatic): none; the %" PetscInt_FMT " most used (%.1f%% of the columns) hold %.1f%% of the entries, below %.0f%% or %g times their share of the columns\n", bc->hotk, h->n ? 100.0 * (double)bc->hotk / (double)h->n : 0.0, h->nnz ? 100.0 * (double)bc->hotknnz / (double)h->nnz : 0.0, 100.0 * BCE_HOT_MIN_SHARE, (double)BCE_HOT_SKEW));
+  else if (bc->hot < 0) PetscCall(PetscViewerASCIIPrintf(viewer, "hot columns (automatic): none; the row lengths vary less than their mean, or fewer than %d columns\n", BCE_HOT_MIN_COLUMNS));
   PetscCall(PetscViewerASCIIPrintf(viewer, "blocks (M_i = width, rows, threads per row):"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   for (PetscInt b = b0; b < h->nblocks; b++) {
@@ -912,7 +929,7 @@ MatGPUFormatOps MatBCEOps = {"bce", "BCE", MATSEQBCE, MATMPIBCE, BCECreate, BCEC
 .  -mat_bce_merge_lengths <G> - merge the distinct row lengths into at most G groups first (the paper's rule past 100 lengths); 0 (default): never, the partition is exact
 .  -mat_bce_wide_row <W> - rows of more than W entries are wide; 0 (default): 16 in a matrix of at most 2^20 entries, else 512
 .  -mat_bce_wide_entries_per_thread <n> - entries per thread at most in wide rows, 1 to 64 (64 in the others); 0 (default): 16 when the wide rows hold at most 2^21 entries, else 64
--  -mat_bce_hot_columns <k> - the k columns with the most entries are read from a copy of x packed before each product (an extra kernel), so that the reads of those entries share cache lines; 0 (default): none
+-  -mat_bce_hot_columns <k> - the k columns with the most entries are read from a copy of x packed before each product (an extra kernel), so that the reads of those entries share cache lines; 0: none; -1 (default): automatic: where the row lengths' standard deviation exceeds their mean and the matrix has n >= 262144 columns, the min(131072, n / 8) most used columns, kept if they hold at least 20% of the entries and 4 times their share of the columns
 
    Level: beginner
 
@@ -969,7 +986,7 @@ PetscErrorCode MatBCEGetPartition(Mat A, PetscInt *L, PetscInt *k, PetscInt **wi
 . A - the matrix
 
   Output Parameters:
-+ requested - the hot columns requested (-mat_bce_hot_columns; 0: none)
++ requested - the hot columns requested (-mat_bce_hot_columns; 0: none, -1: automatic)
 . nhot      - the hot columns of the last build: the requested number, or fewer where fewer columns have entries
 - hotnnz    - the entries in those columns
 
